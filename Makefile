@@ -1,0 +1,23 @@
+# The two commands of the README: `make run` (set up, start the demo) and `make test`.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+
+.PHONY: setup run test bench
+
+$(BIN)/rummyref: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[test]'
+	touch $@
+
+setup: $(BIN)/rummyref
+
+run: setup
+	$(BIN)/rummyref demo
+
+test: setup
+	$(BIN)/python -m pytest -q engine rummyref tests
+
+bench: setup
+	$(BIN)/python benchmarks/bench_engine.py

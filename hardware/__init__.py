@@ -1,0 +1,1 @@
+"""Camera sources, GPIO and Raspberry Pi setup. Imports nothing else of the project."""

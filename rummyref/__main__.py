@@ -1,0 +1,3 @@
+from rummyref.cli import main
+
+raise SystemExit(main())
