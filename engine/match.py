@@ -32,7 +32,7 @@ game settles on its own with its own bonuses; the match ends when all three are 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterable, Literal, Mapping, Sequence
+from typing import Any, Iterable, Literal, Mapping, Protocol, Sequence, TypeVar
 
 from engine.cards import Card
 from engine.dealing import first_deal
@@ -426,10 +426,28 @@ def score_match(
     players: Sequence[str], first_dealer: str, outcomes: Iterable[HandScore], rules: GinRules | None = None
 ) -> MatchState:
     """Replay a match from its hand results (the event log), in order."""
-    state = new_match(players, first_dealer, rules)
+    return replay(new_match(players, first_dealer, rules), outcomes)
+
+
+Recorder = TypeVar("Recorder", bound="_Records")
+
+
+class _Records(Protocol):
+    def record(self, outcome: Any, /) -> Any: ...
+
+
+def replay(start: Recorder, outcomes: Iterable[Any], unit: str = "hand") -> Recorder:
+    """Feed ``outcomes`` to ``start.record`` in order; an error names the hand (or round) it came from.
+
+    >>> replay(new_match("AB", "A"), [HandScore("A", 10), HandScore("C", 5)])
+    Traceback (most recent call last):
+    ...
+    engine.match.MatchError: hand 2: unknown player 'C': the match is between A and B
+    """
+    state = start
     for number, outcome in enumerate(outcomes, start=1):
         try:
             state = state.record(outcome)
         except MatchError as error:
-            raise MatchError(f"hand {number}: {error}") from None
+            raise MatchError(f"{unit} {number}: {error}") from None
     return state
