@@ -152,22 +152,23 @@ def standings(players: Sequence[str], history: Iterable[Iterable[Result]]) -> tu
     )
 
 
-def card_draw_order(players: Sequence[str], rng: random.Random) -> tuple[tuple[str, Card], ...]:
+def card_draw_order(players: Sequence[str], rng: random.Random) -> tuple[tuple[str, tuple[Card, ...]], ...]:
     """Put ``players`` in order by drawing cards: highest first, equal ranks draw again.
 
-    Returns each player with the card that placed him (the last one he drew).
+    Returns each player with the cards he drew, the first draw first.
 
     >>> card_draw_order(["A", "B", "C"], random.Random(7))
-    (('C', Card('6D')), ('A', Card('5H')), ('B', Card('AC')))
+    (('C', (Card('6D'),)), ('A', (Card('5H'),)), ('B', (Card('AC'),)))
     """
     decks = -(-len(players) // len(ALL_CARDS))
     deck = list(ALL_CARDS) * decks
     rng.shuffle(deck)
     drawn = dict(zip(players, deck))
-    order: list[tuple[str, Card]] = []
+    order: list[tuple[str, tuple[Card, ...]]] = []
     for rank in sorted({card.rank for card in drawn.values()}, reverse=True):
         group = [p for p in players if drawn[p].rank == rank]
-        order.extend(card_draw_order(group, rng) if len(group) > 1 else [(group[0], drawn[group[0]])])
+        again = card_draw_order(group, rng) if len(group) > 1 else [(group[0], ())]
+        order.extend((player, (drawn[player], *later)) for player, later in again)
     return tuple(order)
 
 
@@ -190,11 +191,11 @@ class SwissRound:
     pairings: tuple[Pairing, ...]
     order: tuple[str, ...]
     """Players as placed for pairing: by lot in round 1, then by points and card draws."""
-    draws: tuple[tuple[str, Card], ...]
-    """The cards drawn to order players with equal points (none in round 1)."""
+    draws: tuple[tuple[str, tuple[Card, ...]], ...]
+    """The cards drawn to order players with equal points, redraws included (none in round 1)."""
 
 
-def _pair_in_order(order: list[str], met: dict[str, set[str]]) -> list[Pairing] | None:
+def pair_by_order(order: list[str], met: dict[str, set[str]]) -> list[Pairing] | None:
     """The first pairing in §17's order of preference in which nobody meets an old opponent."""
     if not order:
         return []
@@ -202,7 +203,7 @@ def _pair_in_order(order: list[str], met: dict[str, set[str]]) -> list[Pairing] 
     for opponent in rest:
         if opponent in met[leader]:
             continue
-        tail = _pair_in_order([p for p in rest if p != opponent], met)
+        tail = pair_by_order([p for p in rest if p != opponent], met)
         if tail is not None:
             return [Pairing(leader, opponent), *tail]
     return None
@@ -252,7 +253,7 @@ class Swiss:
                     met[result.second].add(result.first)
         return met
 
-    def placing(self) -> tuple[tuple[str, ...], tuple[tuple[str, Card], ...]]:
+    def placing(self) -> tuple[tuple[str, ...], tuple[tuple[str, tuple[Card, ...]], ...]]:
         """The order for the next pairing and the card draws behind it."""
         number = len(self.history) + 1
         rng = self._rng(number)
@@ -283,7 +284,7 @@ class Swiss:
         if len(order) % 2:
             bye_candidates = [p for p in reversed(order) if p not in had_bye] or list(reversed(order))
         for bye in bye_candidates:
-            pairings = _pair_in_order([p for p in order if p != bye], met)
+            pairings = pair_by_order([p for p in order if p != bye], met)
             if pairings is not None:
                 if bye is not None:
                     pairings.append(Pairing(bye, None))
