@@ -6,7 +6,6 @@ from engine.cards import parse_card
 from engine.dealing import DrawTie
 from engine.match import HandScore, MatchError
 from engine.multiplayer import Chouette, PartnershipMatch, PartnershipSeating, ThreePlayerMatch, score_three_player
-from engine.rules import GinRules
 
 
 def cards(**codes):
