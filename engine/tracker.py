@@ -31,6 +31,7 @@ down, a knock over the limit) become ``flagged`` events carrying the §14 ruling
 from __future__ import annotations
 
 import math
+from statistics import median
 from collections import defaultdict
 from dataclasses import dataclass, replace
 from typing import Literal, Sequence
@@ -52,6 +53,8 @@ BACK = "BACK"
 """The code of a face-down card."""
 
 HAND_SIZE = 10
+_TWICE = "*"
+"""Marks the second reading of one card in one zone and frame."""
 
 EventKind = Literal[
     "discard", "pickup", "stock_draw", "knock", "layout", "layoff", "hand_end", "reading", "irregularity",
@@ -107,14 +110,16 @@ class TrackerOptions:
     of them and off it if read in at most ``window - quorum``; anything between means "wait".
     Readings averaging below ``min_confidence`` need confirmation. Cards whose centres lie within
     ``cluster_cm`` of each other belong to one meld; a layoff lies within ``layoff_cm`` of its meld.
+    Readings within ``confirm_radius_cm`` are one place: a confirmed reading holds for the card read
+    there, and one card read at two places of a zone in one frame is asked about.
     """
 
-    window: int = 5
+    window: int = 6
     quorum: int = 4
     min_confidence: float = 0.8
     cluster_cm: float = 3.5
     layoff_cm: float = 5.0
-    confirm_radius_cm: float = 3.0
+    confirm_radius_cm: float = 1.0
 
     def __post_init__(self) -> None:
         if not (isinstance(self.window, int) and self.window >= 1):
@@ -202,6 +207,8 @@ class _Override:
     x: float
     y: float
     card: str
+    doubtful_only: bool
+    """The question was about a low-confidence reading: a confident one there is another card."""
 
 
 @dataclass
@@ -261,7 +268,7 @@ class GinTracker:
         self.layouts: dict[int, _Layout] = {}
         self._window: list[tuple[int, list[Sighting]]] = []
         self._overrides: list[_Override] = []
-        self._pending: dict[int, tuple[str, str, float, float]] = {}
+        self._pending: dict[int, tuple[str, str, float, float, bool]] = {}
         self._finish = False
         self._flagged_keys: set[tuple] = set()
 
@@ -282,8 +289,8 @@ class GinTracker:
         """Answer the ``needs_confirmation`` event ``seq``: the card there is ``code``."""
         if seq not in self._pending:
             raise TrackerError(f"event #{seq} is not waiting for a confirmation")
-        zone, read, x, y = self._pending.pop(seq)
-        self._overrides.append(_Override(zone, read, x, y, canonical_code(code)))
+        zone, read, x, y, doubtful = self._pending.pop(seq)
+        self._overrides.append(_Override(zone, read, x, y, canonical_code(code), doubtful))
         return self._reevaluate()
 
     def press_knock(self, player: str, frame_id: int) -> list[Event]:
@@ -314,9 +321,13 @@ class GinTracker:
 
     # --- reading the window -----------------------------------------------------------------
 
-    def _corrected(self, sighting: Sighting) -> Sighting:
+    def _corrected(self, sighting: Sighting, read_here: set[tuple[str | None, str]]) -> Sighting:
+        """The sighting with the players' answer applied, if it is the card they were asked about:
+        same zone, same reading, same place, and the confirmed card not read itself in this frame."""
         for o in self._overrides:
             if (o.zone == sighting.zone and o.read == sighting.code
+                    and (o.card == o.read or (o.zone, o.card) not in read_here)
+                    and not (o.doubtful_only and sighting.confidence >= self.options.min_confidence)
                     and math.dist((o.x, o.y), (sighting.x, sighting.y)) <= self.options.confirm_radius_cm):
                 return replace(sighting, code=o.card, confidence=1.0, candidates=())
         return sighting
@@ -326,12 +337,18 @@ class GinTracker:
         votes: dict[tuple[str, str], list[Sighting]] = defaultdict(list)
         for _, sightings in self._window:
             best: dict[tuple[str, str], Sighting] = {}
+            read_here = {(s.zone, s.code) for s in sightings}
             for raw in sightings:
                 if raw.zone is None:
                     continue
-                s = self._corrected(raw)
+                s = self._corrected(raw, read_here)
                 key = (s.zone, s.code)
-                if key not in best or s.confidence > best[key].confidence:
+                other = best.get(key)
+                if other is not None and math.dist((other.x, other.y), (s.x, s.y)) > self.options.confirm_radius_cm:
+                    # One card read at two places of a zone: keep the weaker reading apart, to be asked about.
+                    weak, strong = sorted((other, s), key=lambda r: r.confidence)
+                    best[key], best[(s.zone, s.code + _TWICE)] = strong, weak
+                elif other is None or s.confidence > other.confidence:
                     best[key] = s
             for key, s in best.items():
                 votes[key].append(s)
@@ -339,7 +356,8 @@ class GinTracker:
         for (zone, code), seen in votes.items():
             if len(seen) >= self.options.quorum:
                 alternatives = tuple(dict.fromkeys(c for s in seen for c in s.candidates if c != code))
-                reading[zone][code] = _Card(code, sum(s.x for s in seen) / len(seen), sum(s.y for s in seen) / len(seen),
+                # Medians: a card misread once elsewhere must not drag the position of the real one.
+                reading[zone][code] = _Card(code, median(s.x for s in seen), median(s.y for s in seen),
                                             sum(s.confidence for s in seen) / len(seen), alternatives)
             elif len(seen) > self.options.window - self.options.quorum:
                 return None
@@ -362,7 +380,7 @@ class GinTracker:
 
     def _pending_present(self, reading: dict[str, dict[str, _Card]]) -> bool:
         """Drop questions about cards no longer on the table; True while one is still open."""
-        for seq, (zone, code, _, _) in list(self._pending.items()):
+        for seq, (zone, code, *_) in list(self._pending.items()):
             if code not in reading.get(zone, {}):
                 del self._pending[seq]
         return bool(self._pending)
@@ -377,16 +395,34 @@ class GinTracker:
         events = []
         for zone, cards in reading.items():
             for card in cards.values():
-                twice = len(zones_of.get(card.code, ())) > 1
+                if card.code.endswith(_TWICE):
+                    card = replace(card, code=card.code.removesuffix(_TWICE))
+                    events += self._ask(zone, card, frame_id, f"{card.code} is read twice in {zone}: a one-deck game holds it once",
+                                        conflict=True)
+                    continue
+                places = zones_of.get(card.code, [])
+                twice = len(places) > 1
                 if card.confidence >= self.options.min_confidence and not twice:
                     continue
+                if twice and self._confirmed(zone, card) and not all(
+                        self._confirmed(z, reading[z][card.code]) for z in places):
+                    continue  # ask about the other reading first: its answer may settle it
                 why = (f"{card.code} is read in {' and '.join(zones_of[card.code])}: a one-deck game holds it once"
                        if twice else f"{card.code} read with confidence {card.confidence:.2f}")
-                events += self._ask(zone, card, frame_id, why)
+                events += self._ask(zone, card, frame_id, why, conflict=twice)
         return events
 
-    def _ask(self, zone: str, card: _Card, frame_id: int, why: str, exclude: tuple[str, ...] = ()) -> list[Event]:
-        if any(o.zone == zone and o.card == o.read == card.code for o in self._overrides):
+    def _confirmed(self, zone: str, card: _Card) -> bool:
+        """The players have confirmed that this reading is right."""
+        return any(o.zone == zone and o.card == o.read == card.code
+                   and math.dist((o.x, o.y), (card.x, card.y)) <= self.options.confirm_radius_cm
+                   for o in self._overrides)
+
+    def _ask(self, zone: str, card: _Card, frame_id: int, why: str, exclude: tuple[str, ...] = (),
+             conflict: bool = False) -> list[Event]:
+        """A question about one card: read with low confidence, or (``conflict``) where the rules say it
+        cannot be; ``exclude`` are the cards the rules rule out as candidates."""
+        if conflict and self._confirmed(zone, card):
             key = ("confirmed_conflict", zone, card.code)
             if key in self._flagged_keys:
                 return []
@@ -394,13 +430,13 @@ class GinTracker:
             return [self._emit("irregularity", frame_id, cards=(card.code,), zone=zone, flagged=True,
                                detail=f"{why}, and the players confirmed it is {card.code}: "
                                       "§14 has no ruling for it; the tracker waits until the table is put right")]
-        for pending_zone, code, x, y in self._pending.values():
+        for pending_zone, code, x, y, _ in self._pending.values():
             if (pending_zone, code) == (zone, card.code) and math.dist((x, y), (card.x, card.y)) <= self.options.confirm_radius_cm:
                 return []
         candidates = tuple(c for c in dict.fromkeys((card.code,) + card.candidates) if c not in exclude)
         event = self._emit("reading", frame_id, needs_confirmation=True, candidates=candidates or (card.code,),
                            zone=zone, position=(round(card.x, 1), round(card.y, 1)), cards=(card.code,), detail=why)
-        self._pending[event.seq] = (zone, card.code, card.x, card.y)
+        self._pending[event.seq] = (zone, card.code, card.x, card.y, card.confidence < self.options.min_confidence)
         return [event]
 
     # --- play: the discard pile -------------------------------------------------------------
@@ -420,7 +456,8 @@ class GinTracker:
             under = [c.code for c in faces]
             seen_top_code = max(under, key=self.pile.index) if under else None
         elif seen_top is None:
-            return self._ask(self.discard_zone, new[0], frame_id, "two new cards on the discard pile at once")
+            return self._ask(self.discard_zone, new[0], frame_id, "two new cards on the discard pile at once",
+                             conflict=True)
         else:
             seen_top_code = seen_top.code
         player = self.players[self.turn.player]
@@ -429,7 +466,8 @@ class GinTracker:
                 elsewhere = self._layout_codes()
                 if seen_top.code in elsewhere:
                     return self._ask(self.discard_zone, seen_top, frame_id,
-                                     f"{seen_top.code} is discarded but lies in a layout", exclude=tuple(elsewhere))
+                                     f"{seen_top.code} is discarded but lies in a layout", exclude=tuple(elsewhere),
+                                     conflict=True)
                 events += self._discard(seen_top.code, frame_id)
             elif len(self.pile) >= 1 and seen_top_code == (self.pile[-2] if len(self.pile) >= 2 else None):
                 events += self._pickup(frame_id)
@@ -437,7 +475,7 @@ class GinTracker:
                 card = pile[seen_top_code]
                 return self._ask(self.discard_zone, card, frame_id,
                                  f"{seen_top_code} shows on the discard pile, but {top} was its top card",
-                                 exclude=tuple(c for c in self.pile if c != seen_top_code))
+                                 exclude=tuple(c for c in self.pile if c != seen_top_code), conflict=True)
         if self.phase == "play":
             events += self._layout_in_play(reading, frame_id)
         return events
