@@ -321,12 +321,11 @@ class GinTracker:
 
     # --- reading the window -----------------------------------------------------------------
 
-    def _corrected(self, sighting: Sighting, read_here: set[tuple[str | None, str]]) -> Sighting:
+    def _corrected(self, sighting: Sighting) -> Sighting:
         """The sighting with the players' answer applied, if it is the card they were asked about:
-        same zone, same reading, same place, and the confirmed card not read itself in this frame."""
+        same zone, same reading, same place (and, for a doubtful reading, doubtful again)."""
         for o in self._overrides:
             if (o.zone == sighting.zone and o.read == sighting.code
-                    and (o.card == o.read or (o.zone, o.card) not in read_here)
                     and not (o.doubtful_only and sighting.confidence >= self.options.min_confidence)
                     and math.dist((o.x, o.y), (sighting.x, sighting.y)) <= self.options.confirm_radius_cm):
                 return replace(sighting, code=o.card, confidence=1.0, candidates=())
@@ -337,11 +336,10 @@ class GinTracker:
         votes: dict[tuple[str, str], list[Sighting]] = defaultdict(list)
         for _, sightings in self._window:
             best: dict[tuple[str, str], Sighting] = {}
-            read_here = {(s.zone, s.code) for s in sightings}
             for raw in sightings:
                 if raw.zone is None:
                     continue
-                s = self._corrected(raw, read_here)
+                s = self._corrected(raw)
                 key = (s.zone, s.code)
                 other = best.get(key)
                 if other is not None and math.dist((other.x, other.y), (s.x, s.y)) > self.options.confirm_radius_cm:
