@@ -16,7 +16,15 @@ from urllib.parse import unquote, urlsplit
 
 import numpy as np
 
-from hardware.cameras.base import CameraClosed, CameraLost, CameraSetupError, CameraSource, CameraUnavailable, as_bgr
+from hardware.cameras.base import (
+    CameraClosed,
+    CameraError,
+    CameraLost,
+    CameraSetupError,
+    CameraSource,
+    CameraUnavailable,
+    as_bgr,
+)
 from hardware.cameras.url import CameraConfig
 
 log = logging.getLogger(__name__)
@@ -38,6 +46,9 @@ class MjpegStream(CameraSource):
         self._resolution: tuple[int, int] | None = None
         self._closed = threading.Event()
         self._at_part_headers = False
+        self._socket: socket.socket | None = None
+        self._reading = threading.Lock()
+        self._released = False
         self._connection, self._response = self._connect(config)
         self._boundary = self._boundary_of(self._response)
 
@@ -58,6 +69,8 @@ class MjpegStream(CameraSource):
         path = (url.path or "/") + (f"?{url.query}" if url.query else "")
         try:
             connection.request("GET", path, headers=headers)
+            # Kept for close(): the connection drops its reference once the response owns the socket.
+            self._socket = connection.sock
             response = connection.getresponse()
         except (OSError, http.client.HTTPException) as exc:
             connection.close()
@@ -95,10 +108,14 @@ class MjpegStream(CameraSource):
     def _next_part(self) -> bytes:
         """The body of the next multipart part."""
         if not self._at_part_headers:
-            line = self._readline()
+            line, skipped = self._readline(), 0
             while line.strip() != self._boundary:
                 if line.strip() == self._boundary + b"--":
                     raise CameraLost(f"{self.name}: the server ended the stream")
+                skipped += len(line)
+                if skipped > MAX_PART_BYTES:
+                    boundary = self._boundary.decode("latin-1")
+                    raise CameraLost(f"{self.name}: no part boundary {boundary!r} in {skipped} bytes of stream")
                 line = self._readline()
         self._at_part_headers = False
         length: int | None = None
@@ -132,20 +149,31 @@ class MjpegStream(CameraSource):
                 raise CameraLost(f"{self.name}: a part larger than {MAX_PART_BYTES} bytes; not an MJPEG stream")
         return b"".join(chunks).removesuffix(b"\r\n")
 
+    def _receive(self) -> bytes:
+        """The next part's body; only one thread at a time touches the response."""
+        with self._reading:
+            try:
+                if self._closed.is_set():
+                    raise CameraClosed(f"{self.name}: camera is closed")
+                return self._next_part()
+            except TimeoutError as exc:
+                failure: CameraError = CameraLost(f"{self.name}: no data for {self.timeout_s:g} s")
+                cause: BaseException = exc
+            except (CameraError, OSError, ValueError, http.client.HTTPException) as exc:
+                failure = exc if isinstance(exc, CameraError) else CameraLost(
+                    f"{self.name}: connection failed ({exc})"
+                )
+                cause = exc
+            if self._closed.is_set():  # close() shut the socket down under us
+                self._release_locked()
+                failure = CameraClosed(f"{self.name}: camera is closed")
+            raise failure from cause
+
     def read(self) -> np.ndarray:
         import cv2
 
         while True:
-            if self._closed.is_set():
-                raise CameraClosed(f"{self.name}: camera is closed")
-            try:
-                body = self._next_part()
-            except TimeoutError as exc:
-                raise CameraLost(f"{self.name}: no data for {self.timeout_s:g} s") from exc
-            except (OSError, ValueError, http.client.HTTPException) as exc:
-                if self._closed.is_set():
-                    raise CameraClosed(f"{self.name}: camera is closed") from exc
-                raise CameraLost(f"{self.name}: connection failed ({exc})") from exc
+            body = self._receive()
             frame = cv2.imdecode(np.frombuffer(body, np.uint8), cv2.IMREAD_COLOR) if body else None
             if frame is not None:
                 self.bad_parts = 0
@@ -157,15 +185,25 @@ class MjpegStream(CameraSource):
             if self.bad_parts >= MAX_BAD_PARTS:
                 raise CameraLost(f"{self.name}: {self.bad_parts} undecodable frames in a row")
 
+    def _release_locked(self) -> None:
+        if not self._released:
+            self._released = True
+            self._response.close()
+            self._connection.close()
+
     def close(self) -> None:
         self._closed.set()
-        sock = self._connection.sock
-        if sock is not None:
+        if self._socket is not None:
             try:  # wakes a read blocked in another thread at once
-                sock.shutdown(socket.SHUT_RDWR)
-            except OSError:
+                self._socket.shutdown(socket.SHUT_RDWR)
+            except OSError:  # already disconnected
                 pass
-        self._connection.close()
+        # http.client is not thread-safe: a reading thread releases the response itself.
+        if self._reading.acquire(blocking=False):
+            try:
+                self._release_locked()
+            finally:
+                self._reading.release()
 
 
 def open_mjpeg(config: CameraConfig) -> MjpegStream:

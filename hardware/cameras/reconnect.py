@@ -180,7 +180,7 @@ class ReconnectingCamera(CameraSource):
                 self._report("lost", str(exc))
             else:
                 if not self.status.ok:
-                    if self.status.state != "connecting":
+                    if self._resolution is not None:  # it had streamed before
                         self.reconnects += 1
                     self._report("streaming", f"{frame.shape[1]}x{frame.shape[0]}")
                 self._resolution = (frame.shape[1], frame.shape[0])
