@@ -14,12 +14,7 @@ Traceback (most recent call last):
 ...
 hardware.cameras.url.CameraUrlError: camera 'webcam0' has no scheme; accepted forms:
   picamera2:0               Raspberry Pi camera number 0 through picamera2 (options: size, fps)
-  usb:0 or usb:/dev/video2  USB/V4L2 webcam through OpenCV (options: size, fps, fourcc)
-  http://HOST:PORT/PATH     MJPEG stream, e.g. a phone camera app (also https://)
-  rtsp://HOST:PORT/PATH     RTSP stream through OpenCV/FFmpeg
-  file:game.mp4             video file (options: loop, realtime)
-  dir:frames/               folder of images, in name order (options: fps, loop)
-options follow '?', e.g. usb:0?size=1280x720&fps=30 or dir:frames/?fps=2&loop=1
+...
 """
 
 from __future__ import annotations
