@@ -12,6 +12,9 @@ and stores what the engine ruled, as a plain JSON-able dict (a *hand result*):
      "players": {"Ann": {"melds": [["7H", "8H", "9H"]], "deadwood": ["2C"],
                          "deadwood_points": 2, "laid_off": []}, ...}}
 
+    A knocker's ``melds`` are shown as they lie at the end, with the opponent's
+    layoffs added; the opponent's ``laid_off`` names those cards.
+
 Engine calls used here (the engine modules arrive from other branches; until then
 the calls raise :class:`EngineUnavailable` with a message naming what is missing):
 

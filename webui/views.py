@@ -166,7 +166,8 @@ def hand_result(match_id: str, hand_id: int):
         hand = state.hand(hand_id)
     except LookupError:
         abort(404, description=f"match {match_id} has no hand {hand_id}")
-    return _page("result.html", state, hand=hand)
+    laid = {code for shown in hand.result["players"].values() for code in shown["laid_off"]}
+    return _page("result.html", state, hand=hand, laid=laid)
 
 
 @bp.get("/m/<match_id>/history")
