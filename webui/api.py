@@ -107,6 +107,7 @@ def match_state(match_id: str):
     return jsonify({
         "match": state.match_id, "players": state.players, "preset": state.preset, "last_event": state.last_event_id,
         "totals": standing.totals, "boxes": standing.boxes, "finished": standing.finished,
+        "next_dealer": standing.next_dealer, "winner": standing.winner,
         "hands": [{"hand": h.hand_id, "number": h.number, "status": h.status, "result": h.result} for h in state.hands],
         "discards": state.discards, "stock_count": state.stock_count, "turn": state.turn,
         "pending_readings": [{"reading": r.reading_id, "prompt": r.prompt, "choices": r.choices} for r in state.pending_readings],

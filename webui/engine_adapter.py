@@ -15,15 +15,15 @@ and stores what the engine ruled, as a plain JSON-able dict (a *hand result*):
     A knocker's ``melds`` are shown as they lie at the end, with the opponent's
     layoffs added; the opponent's ``laid_off`` names those cards.
 
-Engine calls used here (the engine modules arrive from other branches; until then
-the calls raise :class:`EngineUnavailable` with a message naming what is missing):
+Engine calls used here:
 
-* ``engine.rules.PRESETS`` / ``engine.rules.from_dict`` -- rule options (present).
-* ``engine.gin.settle_hand(hands, knocker, rules)`` -> a result with ``kind``, ``winner``,
-  ``points``, ``explanation``, ``rule`` and per player ``melds``, ``deadwood``,
-  ``deadwood_points``, ``laid_off`` (see :func:`settle_hand`).
-* ``engine.match.score_match(players, outcomes, rules)`` -> a standing with ``totals``,
-  ``boxes``, ``bonuses``, ``finished``, ``winner``, ``next_dealer`` (see :func:`match_standing`).
+* ``engine.rules.PRESETS`` / ``preset`` / ``GinRules.replace`` -- rule options.
+* ``engine.gin.settle_hand(knocker_hand, opponent_hand, rules, upcard=..., names=...)`` -> a
+  ``HandResult`` (``winner`` 'knocker'/'opponent'/'none', ``points``, ``gin``, ``big_gin``,
+  ``undercut``, ``knocker``/``opponent`` arrangements, ``layoffs``, ``explanation``).
+  Until ``engine.gin`` is part of the build, :func:`settle_hand` raises :class:`EngineUnavailable`.
+* ``engine.match.score_match(players, first_dealer, [HandScore...], rules)`` -> the match
+  (running scores, boxes, ``finished``, ``next_dealer``, ``settlements()``, ``transfers()``).
 """
 
 from __future__ import annotations
@@ -32,10 +32,14 @@ import importlib
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
+from engine import match as engine_match
 from engine import rules as engine_rules
-from engine.cards import CardError, format_cards, parse_cards
+from engine.cards import CardError, parse_card, parse_cards
 
-HAND_KINDS = ("knock", "undercut", "gin", "big_gin", "no_game")
+HAND_KINDS = engine_match.HAND_KINDS
+RULE_PARAGRAPHS = {"knock": "000 §9", "undercut": "000 §10", "gin": "000 §11", "big_gin": "004 (big gin)",
+                   "no_game": "000 §12"}
+"""Where the rulebook texts (shared/rules) rule on each kind of hand result."""
 
 
 class EngineUnavailable(RuntimeError):
@@ -43,19 +47,22 @@ class EngineUnavailable(RuntimeError):
 
 
 class HandRejected(ValueError):
-    """The engine refused the hand as given (wrong card count, knock over the limit, ...)."""
+    """The engine refused the hand as given (wrong card count, knock over the limit, match over, ...)."""
 
 
 @dataclass(frozen=True)
 class Standing:
-    """The match as the match scorer sees it; ``None`` fields are unknown without the engine."""
+    """The match as the engine's match scorer sees it."""
 
     totals: dict[str, int]
     boxes: dict[str, int]
-    bonuses: dict[str, dict[str, int]] = field(default_factory=dict)
-    finished: bool | None = None
+    finished: bool
+    next_dealer: str
+    accounts: dict[str, dict[str, int]] = field(default_factory=dict)
+    """After the match: per player hand points, box bonus, game bonus and total (game 1)."""
     winner: str | None = None
-    next_dealer: str | None = None
+    transfers: list[tuple[str, str, int]] = field(default_factory=list)
+    """After the match: (payer, payee, amount)."""
 
 
 def rule_presets() -> dict[str, Any]:
@@ -64,20 +71,15 @@ def rule_presets() -> dict[str, Any]:
 
 
 def build_rules(preset: str, options: Mapping[str, Any]):
-    """A rules object from a preset name and option overrides; engine errors become ValueError."""
+    """A rules object from a preset name and option overrides (engine errors are ValueErrors)."""
     return engine_rules.preset(preset).replace(**dict(options))
 
 
 def rules_summary(preset: str, options: Mapping[str, Any]) -> dict[str, Any]:
-    """The options that a scoreboard shows (match target, knock limit, bonuses)."""
+    """The options that a scoreboard shows."""
     rules = build_rules(preset, options)
-    return {
-        "match_target": rules.match_target,
-        "knock_limit": rules.knock_limit,
-        "gin_bonus": rules.gin_bonus,
-        "undercut_bonus": rules.undercut_bonus,
-        "box_bonus": rules.box_bonus,
-    }
+    return {"match_target": rules.match_target, "knock_limit": rules.knock_limit, "oklahoma": rules.oklahoma,
+            "hollywood": rules.hollywood}
 
 
 def _module(name: str):
@@ -92,68 +94,69 @@ def _module(name: str):
         ) from None
 
 
-def settle_hand(hands: Mapping[str, Sequence[str]], knocker: str, preset: str, options: Mapping[str, Any]) -> dict[str, Any]:
-    """Settle a finished Gin hand through ``engine.gin`` and return a hand result dict.
+def settle_hand(hands: Mapping[str, Sequence[str]], knocker: str, preset: str, options: Mapping[str, Any],
+                upcard: str | None = None) -> dict[str, Any]:
+    """Settle a knocked Gin hand through ``engine.gin``; return the hand result dict.
 
-    ``hands`` maps each player to the card codes of the hand they showed.
+    ``hands`` maps each of the two players to the card codes they showed.
     """
     gin = _module("engine.gin")
+    (opponent,) = [player for player in hands if player != knocker]
     try:
-        parsed = {player: parse_cards(codes) for player, codes in hands.items()}
-        result = gin.settle_hand(parsed, knocker, build_rules(preset, options))
+        result = gin.settle_hand(
+            parse_cards(hands[knocker]), parse_cards(hands[opponent]), build_rules(preset, options),
+            upcard=parse_card(upcard) if upcard else None, names=(knocker, opponent),
+        )
     except (CardError, ValueError) as exc:
         raise HandRejected(str(exc)) from exc
-    return result_to_dict(result, list(hands))
+    return result_to_dict(result, knocker, opponent)
 
 
-def result_to_dict(result: Any, players: Sequence[str]) -> dict[str, Any]:
-    """Turn an engine hand result into the stored dict (cards as codes)."""
-
-    def codes(cards) -> list[str]:
-        return format_cards(cards).split()
-
+def result_to_dict(result: Any, knocker: str, opponent: str) -> dict[str, Any]:
+    """An ``engine.gin.HandResult`` as the stored dict; the knocker's melds include the layoffs."""
+    extended = {layoff.onto: layoff.result for layoff in result.layoffs}
+    kind = ("big_gin" if result.big_gin else "gin" if result.gin else "undercut" if result.undercut
+            else "knock" if result.winner != "none" else "no_game")
     return {
-        "kind": str(result.kind),
-        "knocker": result.knocker,
-        "winner": result.winner,
+        "kind": kind,
+        "knocker": knocker,
+        "winner": {"knocker": knocker, "opponent": opponent, "none": None}[result.winner],
         "points": int(result.points),
-        "explanation": str(result.explanation),
-        "rule": str(getattr(result, "rule", "")),
+        "explanation": result.explanation,
+        "rule": RULE_PARAGRAPHS[kind],
         "players": {
-            player: {
-                "melds": [codes(meld) for meld in result.melds[player]],
-                "deadwood": codes(result.deadwood[player]),
-                "deadwood_points": int(result.deadwood_points[player]),
-                "laid_off": codes(result.laid_off.get(player, ())),
-            }
-            for player in players
+            knocker: {"melds": [_codes(extended.get(meld, meld).cards) for meld in result.knocker.melds],
+                      "deadwood": _codes(result.knocker.deadwood_cards), "deadwood_points": result.knocker.deadwood,
+                      "laid_off": []},
+            opponent: {"melds": [_codes(meld.cards) for meld in result.opponent.melds],
+                       "deadwood": _codes(result.opponent.deadwood_cards), "deadwood_points": result.opponent.deadwood,
+                       "laid_off": _codes(result.laid_off)},
         },
     }
 
 
-def match_standing(players: Sequence[str], outcomes: Sequence[Mapping[str, Any]], preset: str, options: Mapping[str, Any]) -> Standing:
-    """The standing after the given hand results, from ``engine.match``.
+def _codes(cards) -> list[str]:
+    return [str(card) for card in cards]
 
-    Without the match scorer the standing still has the running totals and boxes
-    (the plain sums of the hands' points, as on a paper score sheet); bonuses, the
-    end of the match and the next dealer stay unknown.
+
+def match_standing(players: Sequence[str], first_dealer: str, hands: Sequence[tuple[Mapping[str, Any], str | None]],
+                   preset: str, options: Mapping[str, Any]) -> Standing:
+    """The standing after the counted hands, each a (result dict, dealer or None), from ``engine.match``.
+
+    Raises :class:`HandRejected` when the engine refuses the sequence (a hand after the match ended).
     """
-    totals = {player: 0 for player in players}
-    boxes = {player: 0 for player in players}
-    for outcome in outcomes:
-        if outcome.get("winner") in totals:
-            totals[outcome["winner"]] += int(outcome["points"])
-            boxes[outcome["winner"]] += 1
     try:
-        match = _module("engine.match")
-    except EngineUnavailable:
-        return Standing(totals, boxes)
-    standing = match.score_match(list(players), list(outcomes), build_rules(preset, options))
-    return Standing(
-        totals=dict(standing.totals),
-        boxes=dict(standing.boxes),
-        bonuses={k: dict(v) for k, v in getattr(standing, "bonuses", {}).items()},
-        finished=bool(standing.finished),
-        winner=standing.winner,
-        next_dealer=standing.next_dealer,
-    )
+        outcomes = [engine_match.HandScore(r.get("winner"), r["points"], r["kind"], dealer) for r, dealer in hands]
+        match = engine_match.score_match(players, first_dealer, outcomes, build_rules(preset, options))
+    except engine_match.MatchError as exc:
+        raise HandRejected(str(exc)) from exc
+    game = match.games[0]
+    standing = Standing(totals={p: game.points(p) for p in players}, boxes={p: game.wins(p) for p in players},
+                        finished=match.finished, next_dealer=match.next_dealer)
+    if not match.finished:
+        return standing
+    settlement = match.settlements()[0]
+    accounts = {a.party: {"hand_points": a.hand_points, "box_bonus": a.box_bonus, "game_bonus": a.game_bonus,
+                          "total": a.total} for a in settlement.accounts}
+    transfers = [(t.payer, t.payee, t.amount) for t in match.transfers()]
+    return Standing(standing.totals, standing.boxes, True, standing.next_dealer, accounts, settlement.winner, transfers)

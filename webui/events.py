@@ -19,7 +19,7 @@ from typing import Any, Mapping
 from engine.cards import CardError, parse_card, parse_cards
 from engine.rules import RulesError
 from webui import engine_adapter
-from webui.state import EVENT_KINDS, MatchState, replay
+from webui.state import EVENT_KINDS, HandRecord, MatchState, replay
 from webui.store import Event, EventStore
 
 _WRITE_LOCK = threading.Lock()
@@ -196,9 +196,11 @@ def check_event(store: EventStore, state: MatchState, kind: str, payload: Any) -
     raise InvalidInput("kind", f"unknown event kind {kind!r}")
 
 
-def standing(state: MatchState) -> engine_adapter.Standing:
-    """The match standing after the hands that count (undone hands do not)."""
-    return engine_adapter.match_standing(state.players, [h.result for h in state.counted_hands], state.preset, state.options)
+def standing(state: MatchState, hands: list[HandRecord] | None = None) -> engine_adapter.Standing:
+    """The match standing after ``hands`` (default: every hand that counts; undone hands do not)."""
+    hands = state.counted_hands if hands is None else hands
+    return engine_adapter.match_standing(state.players, state.first_dealer, [(h.result, h.dealer) for h in hands],
+                                         state.preset, state.options)
 
 
 def _check_input(value: Any) -> dict[str, Any]:
@@ -209,8 +211,17 @@ def _check_input(value: Any) -> dict[str, Any]:
 def record(store: EventStore, match_id: str, kind: str, payload: Any, actor: str) -> Event:
     """Validate and append one event to an existing match (``match_created`` goes via :func:`create_match`)."""
     with _WRITE_LOCK:
-        state = replay(store.events(match_id))
-        return store.append(match_id, kind, check_event(store, state, kind, payload), actor)
+        events = store.events(match_id)
+        state = replay(events)
+        clean = check_event(store, state, kind, payload)
+        if kind.startswith("hand_"):
+            # the match scorer must accept the match with this change (no hand after the match is over)
+            after = replay([*events, Event(state.last_event_id + 1, match_id, kind, clean, actor, "")])
+            try:
+                standing(after)
+            except engine_adapter.HandRejected as exc:
+                raise InvalidInput("hand", str(exc)) from None
+        return store.append(match_id, kind, clean, actor)
 
 
 def create_match(store: EventStore, payload: Mapping[str, Any], actor: str) -> Event:
@@ -231,11 +242,14 @@ def score_hand(store: EventStore, match_id: str, form: Mapping[str, Any], actor:
     hands = {player: check_card_codes(hands_in.get(player, ""), f"hands.{player}") for player in state.players}
     everything = [code for codes in hands.values() for code in codes]
     check_card_codes(everything, "hands")  # a card in both hands is a duplicate
+    upcard = form.get("upcard") or None
+    if upcard:
+        check_card_codes([upcard], "upcard")
     try:
-        result = engine_adapter.settle_hand(hands, knocker, state.preset, state.options)
+        result = engine_adapter.settle_hand(hands, knocker, state.preset, state.options, upcard)
     except engine_adapter.HandRejected as exc:
         raise InvalidInput("hands", str(exc)) from None
-    hand_input = {"knocker": knocker, "hands": hands}
+    hand_input = {"knocker": knocker, "hands": hands, "upcard": upcard}
     if correcting is not None:
         payload = {"hand": correcting, "input": hand_input, "result": result,
                    "reason": form.get("reason") or "cards corrected by hand"}

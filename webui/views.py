@@ -244,6 +244,7 @@ def _scoring_form(state: MatchState, correcting: int | None):
         return _page("score.html", state, form=form, editing=editing, picker=cards_view.picker_rows())
     require_pin_for_form()
     form = {"knocker": request.form.get("knocker"), "dealer": request.form.get("dealer") or None,
+            "upcard": request.form.get("upcard", "").strip() or None,
             "hands": _hands_from_form(state), "reason": request.form.get("reason", "")}
     try:
         event = events.score_hand(get_store(), state.match_id, form, _actor(), correcting=correcting)
@@ -263,8 +264,9 @@ def export_json(match_id: str):
     document = {
         "match": {"id": state.match_id, "players": state.players, "game": state.game, "preset": state.preset,
                   "options": state.options, "created_at": state.created_at},
-        "standing": {"totals": standing.totals, "boxes": standing.boxes, "bonuses": standing.bonuses,
-                     "finished": standing.finished, "winner": standing.winner},
+        "standing": {"totals": standing.totals, "boxes": standing.boxes, "finished": standing.finished,
+                     "next_dealer": standing.next_dealer, "accounts": standing.accounts, "winner": standing.winner,
+                     "transfers": [{"payer": a, "payee": b, "amount": n} for a, b, n in standing.transfers]},
         "hands": [{"hand": h.hand_id, "number": h.number, "status": h.status, "dealer": h.dealer, "input": h.input,
                    "result": h.result, "evidence": h.evidence} for h in state.hands],
         "events": [e.to_dict() for e in get_store().events(match_id)],
@@ -281,12 +283,12 @@ def export_csv(match_id: str):
     writer = csv.writer(out)
     writer.writerow(["hand", "status", "dealer", "knocker", "result", "winner", "points", "explanation",
                      *(f"total {p}" for p in state.players), "edited"])
-    counted: list[dict] = []
+    counted = []
     for hand in state.hands:
         result = hand.result
         if hand.counted:
-            counted.append(result)
-        totals = engine_adapter.match_standing(state.players, counted, state.preset, state.options).totals
+            counted.append(hand)
+        totals = events.standing(state, counted).totals
         writer.writerow([hand.number, hand.status, hand.dealer or "", result.get("knocker") or "", result["kind"],
                          result.get("winner") or "", result["points"], result.get("explanation", ""),
                          *(totals[p] for p in state.players), "yes" if hand.edited else "no"])

@@ -251,3 +251,29 @@ def test_snapshot_is_served_by_hash(client):
     assert "immutable" in image.headers["Cache-Control"]
     assert client.get(f"/snapshots/{'0' * 64}.jpg").status_code == 404
     assert client.get("/snapshots/short.jpg").status_code == 404
+
+
+def hand_won(winner: str, points: int) -> dict:
+    return {"kind": "knock", "knocker": winner, "winner": winner, "points": points, "explanation": "", "rule": "000 §9", "players": {}}
+
+
+def test_scoreboard_shows_who_deals_next_from_the_match_scorer(client):
+    match_id = new_match(client, first_dealer="Ben")
+    assert re.search(r'Ben <span class="chip deal"', client.get(f"/m/{match_id}").text)
+    post_event(client, match_id, "hand_recorded", {"result": hand_won("Ben", 20)})
+    assert re.search(r'Ann <span class="chip deal"', client.get(f"/m/{match_id}").text), "the loser deals (000 §3)"
+
+
+def test_the_000_13_example_settles_on_the_scoreboard(client):
+    match_id = new_match(client, first_dealer="Ben")
+    for winner, points in (("Ann", 23), ("Ann", 27), ("Ben", 32), ("Ann", 35), ("Ben", 10), ("Ann", 19)):
+        assert post_event(client, match_id, "hand_recorded", {"result": hand_won(winner, points)}).status_code == 201
+    page = text(client.get(f"/m/{match_id}"))
+    assert "Match over: Ann wins" in page
+    rows = re.findall(r"<tr(?: class=\"sum\")?><td>(\w+)</td><td>(\d+)</td><td>(\d+)</td></tr>", page)
+    assert rows == [("hands", "104", "42"), ("boxes", "80", "40"), ("game", "100", "0"), ("total", "284", "82")]
+    assert "<strong>Ben</strong> pays <strong>Ann</strong> 202" in page
+    late = post_event(client, match_id, "hand_recorded", {"result": hand_won("Ben", 5)})
+    assert late.status_code == 400 and late.json["field"] == "hand" and "the match is over" in late.json["message"]
+    document = client.get(f"/m/{match_id}/export.json").json
+    assert document["standing"]["transfers"] == [{"payer": "Ben", "payee": "Ann", "amount": 202}]
