@@ -114,18 +114,4 @@ def _register_error_handlers(app: Flask) -> None:
         return respond(500, "Something went wrong", "The referee hit an internal error; the record is safe. Try again.")
 
 
-def serve(app: Flask, host: str = "0.0.0.0", port: int = 8000, threads: int = 32, **waitress_options: Any) -> None:
-    """Serve with waitress (blocking). Each watching phone holds one thread for its live stream."""
-    import waitress
-
-    waitress.serve(app, host=host, port=port, threads=threads, **waitress_options)
-
-
-def make_server(app: Flask, host: str = "127.0.0.1", port: int = 0, threads: int = 32):
-    """A waitress server, not yet running: call ``.run()`` (e.g. in a thread) and ``.close()``.
-
-    ``port=0`` picks a free port; ``server.effective_port`` tells which.
-    """
-    from waitress.server import create_server
-
-    return create_server(app, host=host, port=port, threads=threads)
+from webui.serving import make_server, serve  # noqa: E402  (re-exported for the main job)
