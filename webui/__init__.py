@@ -18,7 +18,7 @@ from typing import Any, Mapping
 from flask import Flask, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
-from webui import db
+from webui import db, rulebook
 from webui.live import Notifier
 from webui.security import PinLimiter, PinRequired, TooManyAttempts, csrf_token, new_pin, unlocked
 from webui.store import EventStore
@@ -32,7 +32,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     ``DATABASE`` (path of the SQLite record, default ``./data/record.sqlite3``),
     ``SNAPSHOT_DIR``, ``PIN`` and ``API_TOKEN`` (default: generated once per table
     and kept in the record), ``PUBLIC_URL`` (the address phones use, for the QR code),
-    ``PIN_FREE_FAILURES``, ``PIN_BASE_DELAY``, ``PIN_CLOCK`` (rate limit), ``SSE_LIFETIME``.
+    ``PIN_FREE_FAILURES``, ``PIN_BASE_DELAY``, ``PIN_CLOCK`` (rate limit), ``SSE_LIFETIME``,
+    ``RULES_DIR`` (the rulebook texts quoted on result pages).
     """
     app = Flask(__name__)
     app.config.update(
@@ -43,6 +44,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         PIN_BASE_DELAY=1.0,
         PIN_CLOCK=None,
         SSE_LIFETIME=300.0,
+        RULES_DIR=rulebook.default_rules_dir(),
         MAX_CONTENT_LENGTH=8 * 1024 * 1024,
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,

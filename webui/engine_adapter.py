@@ -37,7 +37,7 @@ from engine import rules as engine_rules
 from engine.cards import CardError, parse_card, parse_cards
 
 HAND_KINDS = engine_match.HAND_KINDS
-RULE_PARAGRAPHS = {"knock": "000 §9", "undercut": "000 §10", "gin": "000 §11", "big_gin": "004 (big gin)",
+RULE_PARAGRAPHS = {"knock": "000 §9", "undercut": "000 §10", "gin": "000 §11", "big_gin": "000 §11",
                    "no_game": "000 §12"}
 """Where the rulebook texts (shared/rules) rule on each kind of hand result."""
 

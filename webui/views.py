@@ -12,7 +12,7 @@ from flask import (Blueprint, Response, abort, current_app, redirect, render_tem
                    send_file, session, stream_with_context, url_for)
 from markupsafe import Markup
 
-from webui import cards_view, engine_adapter, events, live
+from webui import cards_view, engine_adapter, events, live, rulebook
 from webui.db import get_store, notifier, open_store
 from webui.security import (check_csrf, check_pin, is_local_request, require_pin_for_form, unlock_session,
                             unlocked)
@@ -167,7 +167,8 @@ def hand_result(match_id: str, hand_id: int):
     except LookupError:
         abort(404, description=f"match {match_id} has no hand {hand_id}")
     laid = {code for shown in hand.result["players"].values() for code in shown["laid_off"]}
-    return _page("result.html", state, hand=hand, laid=laid)
+    quote = rulebook.paragraph(hand.result.get("rule", ""), current_app.config["RULES_DIR"])
+    return _page("result.html", state, hand=hand, laid=laid, quote=quote)
 
 
 @bp.get("/m/<match_id>/history")

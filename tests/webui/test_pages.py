@@ -277,3 +277,16 @@ def test_the_000_13_example_settles_on_the_scoreboard(client):
     assert late.status_code == 400 and late.json["field"] == "hand" and "the match is over" in late.json["message"]
     document = client.get(f"/m/{match_id}/export.json").json
     assert document["standing"]["transfers"] == [{"payer": "Ben", "payee": "Ann", "amount": 202}]
+
+
+def test_result_page_quotes_the_rulebook_paragraph(tmp_path, client, app, match_id, hand_id):
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "rules" / "000_gin.txt").write_text(
+        "Gin Rummy\n\n§ 9\nGewinn des Klopfers\n\nDer Klopfer gewinnt.\n\n§ 10\nGewinn des Gegners\n\nDer Gegner gewinnt mit Prämie.\n",
+        encoding="utf-8")
+    app.config["RULES_DIR"] = tmp_path / "rules"
+    page = text(client.get(f"/m/{match_id}/hands/{hand_id}"))
+    assert "Rulebook <strong>000 §10</strong> · Gewinn des Gegners" in page
+    assert "<blockquote>Der Gegner gewinnt mit Prämie.</blockquote>" in page
+    app.config["RULES_DIR"] = None
+    assert "<blockquote>" not in client.get(f"/m/{match_id}/hands/{hand_id}").text
