@@ -78,6 +78,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     from webui import cards_view
 
     app.jinja_env.filters["card"] = cards_view.card_face
+    app.jinja_env.tests["card"] = cards_view.is_card
     _register_error_handlers(app)
     return app
 

@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from engine.cards import ALL_CARDS, SUITS, parse_card
+from engine.cards import ALL_CARDS, SUITS, Card, CardError, parse_card
 
 SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
@@ -16,6 +16,18 @@ SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 def card_face(code: str) -> dict:
     card = parse_card(code)
     return {"code": str(card), "rank": card.rank_code, "symbol": SYMBOLS[card.suit], "red": card.suit in "HD"}
+
+
+def is_card(text: str) -> bool:
+    """Whether an answer is a card code (then it is drawn as a card).
+
+    >>> is_card("6H"), is_card("yes"), is_card("JK")
+    (True, False, False)
+    """
+    try:
+        return isinstance(parse_card(text), Card)
+    except CardError:
+        return False
 
 
 def picker_rows() -> list[list[dict]]:

@@ -119,7 +119,7 @@ def require_pin_for_form() -> None:
     if check_pin(offered, current_app.config["PIN"]):
         unlock_session()
         return
-    raise PinRequired("wrong PIN" if offered else "this change needs the table PIN", wrong=bool(offered))
+    raise PinRequired("that is not this table's PIN: look at the host's screen" if offered else "this change needs the table PIN", wrong=bool(offered))
 
 
 def require_pin_for_api() -> None:

@@ -89,7 +89,7 @@ def host():
     """The host's page: PIN and QR code, for the host's own screen or an unlocked phone."""
     if not (is_local_request() or unlocked()):
         return redirect(url_for("views.unlock", next=url_for("views.host")))
-    svg = segno.make(join_url(), error="m").svg_inline(scale=6, dark="#102a1f", light="#ffffff")
+    svg = segno.make(join_url(), error="m").svg_inline(omitsize=True, dark="#102a1f", light="#ffffff")
     return _page("host.html", pin=current_app.config["PIN"], url=join_url(), qr=Markup(svg))
 
 
