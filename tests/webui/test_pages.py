@@ -290,3 +290,20 @@ def test_result_page_quotes_the_rulebook_paragraph(tmp_path, client, app, match_
     assert "<blockquote>Der Gegner gewinnt mit Prämie.</blockquote>" in page
     app.config["RULES_DIR"] = None
     assert "<blockquote>" not in client.get(f"/m/{match_id}/hands/{hand_id}").text
+
+
+def test_correcting_a_hand_by_cards(client, match_id, hand_id):
+    token = csrf_of(client)
+    form = {"hand0": "7H 8H 9H KS KD KC 2C 3C 4C 5D", "hand1": "AS 2S 3S 4D 5S 6S QH QD JC 9D", "knocker": "Ann",
+            "reason": "camera misread", "csrf_token": token}
+    assert client.post(f"/m/{match_id}/hands/{hand_id}/edit", data=form).status_code == 403
+    token = unlocked(client)
+    duplicate = client.post(f"/m/{match_id}/hands/{hand_id}/edit", data={**form, "hand1": "7H", "csrf_token": token})
+    assert duplicate.status_code == 400 and "duplicate card '7H'" in text(duplicate)
+    page = client.post(f"/m/{match_id}/hands/{hand_id}/edit", data={**form, "csrf_token": token})
+    if HAS_GIN_ENGINE:
+        assert page.status_code == 302 and page.headers["Location"].endswith(f"/hands/{hand_id}")
+        kinds = [e["kind"] for e in client.get(f"/m/{match_id}/export.json").json["events"]]
+        assert kinds[-1] == "hand_corrected" and "hand_recorded" in kinds
+    else:
+        assert page.status_code == 503 and "engine.gin" in page.text
