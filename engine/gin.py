@@ -12,7 +12,7 @@
 
 The knocker's melds are the ones laid on the table, which need not be optimal; without
 them the knocker's best arrangement is used (among the minimum-deadwood arrangements, the
-one that leaves the opponent the fewest layoffs). The opponent's own melds and layoffs are
+one whose result is best for the knocker, as OpenSpiel's golden cases do). The opponent's own melds and layoffs are
 chosen jointly to minimise the opponent's deadwood.
 """
 
@@ -287,7 +287,7 @@ def settle_hand(
     knocker_hand: Sequence[Card],
     opponent_hand: Sequence[Card],
     rules: GinRules = GinRules(),
-    knocker_melds: Iterable[Iterable[Card]] | None = None,
+    knocker_melds: Iterable[Meld | Iterable[Card]] | None = None,
     upcard: Card | None = None,
     names: tuple[str, str] = ("knocker", "opponent"),
 ) -> HandResult:
