@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, jsonify, request
 
-from webui import engine_adapter, events
+from webui import events
 from webui.db import get_store, notifier
 from webui.security import require_pin_for_api
 from webui.state import UnknownMatch, replay
@@ -87,8 +87,6 @@ def post_hand(match_id: str):
         return _created(events.score_hand(get_store(), match_id, _json_body(), _actor()))
     except events.InvalidInput as exc:
         return _invalid(exc)
-    except engine_adapter.EngineUnavailable as exc:
-        return jsonify({"error": "engine unavailable", "message": str(exc)}), 503
 
 
 @bp.post("/snapshots")

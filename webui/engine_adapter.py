@@ -21,17 +21,16 @@ Engine calls used here:
 * ``engine.gin.settle_hand(knocker_hand, opponent_hand, rules, upcard=..., names=...)`` -> a
   ``HandResult`` (``winner`` 'knocker'/'opponent'/'none', ``points``, ``gin``, ``big_gin``,
   ``undercut``, ``knocker``/``opponent`` arrangements, ``layoffs``, ``explanation``).
-  Until ``engine.gin`` is part of the build, :func:`settle_hand` raises :class:`EngineUnavailable`.
 * ``engine.match.score_match(players, first_dealer, [HandScore...], rules)`` -> the match
   (running scores, boxes, ``finished``, ``next_dealer``, ``settlements()``, ``transfers()``).
 """
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
+from engine import gin as engine_gin
 from engine import match as engine_match
 from engine import rules as engine_rules
 from engine.cards import CardError, parse_card, parse_cards
@@ -40,10 +39,6 @@ HAND_KINDS = engine_match.HAND_KINDS
 RULE_PARAGRAPHS = {"knock": "000 §9", "undercut": "000 §10", "gin": "000 §11", "big_gin": "000 §11",
                    "no_game": "000 §12"}
 """Where the rulebook texts (shared/rules) rule on each kind of hand result."""
-
-
-class EngineUnavailable(RuntimeError):
-    """The engine module a page needs is not part of this build."""
 
 
 class HandRejected(ValueError):
@@ -82,28 +77,15 @@ def rules_summary(preset: str, options: Mapping[str, Any]) -> dict[str, Any]:
             "hollywood": rules.hollywood}
 
 
-def _module(name: str):
-    try:
-        return importlib.import_module(name)
-    except ModuleNotFoundError as exc:
-        if exc.name != name:
-            raise
-        raise EngineUnavailable(
-            f"this build has no {name} yet: the dashboard can record and show results, "
-            "but computing them needs the rules engine"
-        ) from None
-
-
 def settle_hand(hands: Mapping[str, Sequence[str]], knocker: str, preset: str, options: Mapping[str, Any],
                 upcard: str | None = None) -> dict[str, Any]:
     """Settle a knocked Gin hand through ``engine.gin``; return the hand result dict.
 
     ``hands`` maps each of the two players to the card codes they showed.
     """
-    gin = _module("engine.gin")
     (opponent,) = [player for player in hands if player != knocker]
     try:
-        result = gin.settle_hand(
+        result = engine_gin.settle_hand(
             parse_cards(hands[knocker]), parse_cards(hands[opponent]), build_rules(preset, options),
             upcard=parse_card(upcard) if upcard else None, names=(knocker, opponent),
         )

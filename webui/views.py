@@ -249,9 +249,8 @@ def _scoring_form(state: MatchState, correcting: int | None):
             "hands": _hands_from_form(state), "reason": request.form.get("reason", "")}
     try:
         event = events.score_hand(get_store(), state.match_id, form, _actor(), correcting=correcting)
-    except (events.InvalidInput, engine_adapter.EngineUnavailable) as exc:
-        status = 503 if isinstance(exc, engine_adapter.EngineUnavailable) else 400
-        return _page("score.html", state, status=status, form=request.form, editing=editing,
+    except events.InvalidInput as exc:
+        return _page("score.html", state, status=400, form=request.form, editing=editing,
                      picker=cards_view.picker_rows(), error=str(exc))
     _written(event)
     return redirect(url_for("views.hand_result", match_id=state.match_id, hand_id=correcting or event.id))

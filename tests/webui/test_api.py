@@ -2,15 +2,10 @@
 
 from __future__ import annotations
 
-import importlib.util
-
 import pytest
 
 from tests.webui.support import PIN, api_post, knock_result, new_match, post_event, undercut_result
 from tests.webui.test_store import jpeg_bytes
-
-HAS_GIN_ENGINE = importlib.util.find_spec("engine.gin") is not None
-
 
 @pytest.fixture
 def match_id(client) -> str:
@@ -134,10 +129,13 @@ def test_snapshots_and_evidence(client, match_id):
 def test_post_hand_as_cards_goes_through_the_engine(client, match_id):
     body = {"knocker": "Ann", "hands": {"Ann": "7H 8H 9H KS KD KC 2C 3C 4C 5D", "Ben": "AS 2S 3S 4D 5S 6S QH QD JC 9D"}}
     response = api_post(client, f"/api/matches/{match_id}/hands", body)
-    if HAS_GIN_ENGINE:
-        assert response.status_code == 201 and response.json["kind"] == "hand_recorded"
-    else:
-        assert response.status_code == 503 and "engine.gin" in response.json["message"]
+    assert response.status_code == 201 and response.json["kind"] == "hand_recorded"
+    result = response.json["payload"]["result"]
+    assert (result["kind"], result["winner"], result["points"]) == ("knock", "Ann", 49)
+    assert result["explanation"] == "Ann knocks with 5 (5D). Ben 54 > Ann 5: Ann wins 54 - 5 = 49."
+    assert client.get(f"/api/matches/{match_id}").json["totals"] == {"Ann": 49, "Ben": 0}
+    illegal = api_post(client, f"/api/matches/{match_id}/hands", {**body, "knocker": "Ben"})
+    assert illegal.status_code == 400 and "illegal knock: Ben deadwood 54 is above the knock limit 10" in illegal.json["message"]
     bad = api_post(client, f"/api/matches/{match_id}/hands", {"knocker": "Ann", "hands": {"Ann": "7H 7H"}})
     assert bad.status_code == 400 and bad.json["field"] == "hands.Ann"
     assert api_post(client, "/api/matches/nosuch/hands", body).status_code == 404

@@ -114,3 +114,25 @@ def test_screenshots_of_the_other_pages(server, phone):
     phone.goto(server + "/host")
     assert phone.locator("#pin").inner_text() == PIN  # the host's own screen (loopback) shows it
     assert phone.locator(".qr svg").count() == 1
+
+
+def test_manual_scoring_by_tapping_cards_shows_the_engine_result(server, phone):
+    match_id = start_match(server)
+    phone.goto(f"{server}/m/{match_id}/score")
+    for code in "AS 2S 3S 7H 7D 7C 9D 10D JD 5C".split():
+        phone.tap(f'.pick[data-card="{code}"]')
+    phone.tap('.seat[data-seat="hand1"]')
+    for code in "4S 5S QH QD QC 2C 3C 8H KD KS".split():
+        phone.tap(f'.pick[data-card="{code}"]')
+    phone.check('input[name="knocker"][value="Ann"]')
+    phone.fill('input[name="pin"]', PIN)
+    phone.click("#scorer button.primary")
+    phone.wait_for_url(f"{server}/m/{match_id}/hands/*")
+    verdict = phone.locator(".verdict").inner_text()
+    assert "Ann scores 28" in verdict.replace("\n", " ")
+    assert "Ben lays off 4S 5S: 42 -> 33. Ben 33 > Ann 5: Ann wins 33 - 5 = 28." in verdict
+    laid = phone.locator(".card.laid")
+    assert sorted(laid.nth(i).get_attribute("data-card") for i in range(laid.count())) == ["4S", "5S"]
+    screenshot(phone, "result-scored")
+    phone.goto(f"{server}/m/{match_id}")
+    assert phone.locator('.total[data-player="Ann"]').inner_text() == "28"

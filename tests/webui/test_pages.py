@@ -3,16 +3,12 @@
 from __future__ import annotations
 
 import html
-import importlib.util
 import re
 
 import pytest
 
 from tests.webui.support import PIN, csrf_of, knock_result, new_match, post_event, undercut_result
 from tests.webui.test_store import jpeg_bytes
-
-HAS_GIN_ENGINE = importlib.util.find_spec("engine.gin") is not None
-
 
 def text(page) -> str:
     return html.unescape(page.text)
@@ -225,10 +221,21 @@ def test_manual_scoring_hands_valid_cards_to_the_engine(client, match_id):
     form = {"hand0": "7H 8H 9H KS KD KC 2C 3C 4C 5D", "hand1": "AS 2S 3S 4D 5S 6S QH QD JC 9D",
             "knocker": "Ann", "dealer": "Ben", "csrf_token": token}
     page = client.post(f"/m/{match_id}/score", data=form)
-    if HAS_GIN_ENGINE:
-        assert page.status_code == 302 and f"/m/{match_id}/hands/" in page.headers["Location"]
-    else:
-        assert page.status_code == 503 and "this build has no engine.gin yet" in page.text
+    assert page.status_code == 302 and f"/m/{match_id}/hands/" in page.headers["Location"]
+    result = text(client.get(page.headers["Location"]))
+    assert "Ann knocks with 5 (5D). Ben 54 > Ann 5: Ann wins 54 - 5 = 49." in result
+    assert "Rulebook" in result and "000 §9" in result
+    assert client.get(f"/api/matches/{match_id}").json["hands"][0]["result"]["points"] == 49
+
+
+def test_manual_scoring_shows_the_engine_refusal(client, match_id):
+    token = unlocked(client)
+    form = {"hand0": "7H 8H 9H KS KD KC 2C 3C 4C 5D", "hand1": "AS 2S 3S 4D 5S 6S QH QD JC 9D",
+            "knocker": "Ben", "csrf_token": token}
+    page = client.post(f"/m/{match_id}/score", data=form)
+    assert page.status_code == 400 and "illegal knock: Ben deadwood 54 is above the knock limit 10" in text(page)
+    short = client.post(f"/m/{match_id}/score", data={**form, "knocker": "Ann", "hand1": "AS 2S"})
+    assert short.status_code == 400 and "opponent hand has 2 cards; a hand is settled with 10" in text(short)
 
 
 def test_exports(client, match_id, hand_id):
@@ -301,9 +308,10 @@ def test_correcting_a_hand_by_cards(client, match_id, hand_id):
     duplicate = client.post(f"/m/{match_id}/hands/{hand_id}/edit", data={**form, "hand1": "7H", "csrf_token": token})
     assert duplicate.status_code == 400 and "duplicate card '7H'" in text(duplicate)
     page = client.post(f"/m/{match_id}/hands/{hand_id}/edit", data={**form, "csrf_token": token})
-    if HAS_GIN_ENGINE:
-        assert page.status_code == 302 and page.headers["Location"].endswith(f"/hands/{hand_id}")
-        kinds = [e["kind"] for e in client.get(f"/m/{match_id}/export.json").json["events"]]
-        assert kinds[-1] == "hand_corrected" and "hand_recorded" in kinds
-    else:
-        assert page.status_code == 503 and "engine.gin" in page.text
+    assert page.status_code == 302 and page.headers["Location"].endswith(f"/hands/{hand_id}")
+    events = client.get(f"/m/{match_id}/export.json").json["events"]
+    assert [e["kind"] for e in events] == ["match_created", "hand_recorded", "hand_corrected"]
+    assert events[1]["payload"]["result"]["points"] == 11, "the original stays as it was"
+    assert client.get(f"/api/matches/{match_id}").json["totals"] == {"Ann": 49, "Ben": 0}
+    history = client.get(f"/m/{match_id}/history").text
+    assert "Cy @ 127.0.0.1" in history and "camera misread" in history
