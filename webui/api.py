@@ -16,7 +16,7 @@ from flask import Blueprint, abort, jsonify, request
 from webui import events
 from webui.db import get_store, notifier
 from webui.security import require_pin_for_api
-from webui.state import UnknownMatch, replay
+from webui.state import EVENT_KINDS, UnknownMatch, replay
 from webui.store import StoreError
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -71,8 +71,8 @@ def post_event(match_id: str):
     _existing(match_id)
     body = _json_body()
     kind = body.get("kind")
-    if kind == "match_created" or kind not in events.EVENT_KINDS:
-        return _invalid(events.InvalidInput("kind", f"unknown event kind {kind!r}: one of {', '.join(events.EVENT_KINDS[1:])}"))
+    if kind == "match_created" or kind not in EVENT_KINDS:
+        return _invalid(events.InvalidInput("kind", f"unknown event kind {kind!r}: one of {', '.join(EVENT_KINDS[1:])}"))
     try:
         return _created(events.record(get_store(), match_id, kind, body.get("payload"), _actor()))
     except events.InvalidInput as exc:

@@ -19,7 +19,7 @@ from typing import Any, Mapping
 from engine.cards import CardError, parse_card, parse_cards
 from engine.rules import RulesError
 from webui import engine_adapter
-from webui.state import EVENT_KINDS, HandRecord, MatchState, replay
+from webui.state import HandRecord, MatchState, replay
 from webui.store import Event, EventStore
 
 _WRITE_LOCK = threading.Lock()

@@ -104,10 +104,6 @@ class MatchState:
                 return hand
         raise LookupError(f"match {self.match_id} has no hand {hand_id}")
 
-    @property
-    def last_dealer(self) -> str:
-        return self.hands[-1].dealer if self.hands and self.hands[-1].dealer else self.first_dealer
-
 
 def replay(events: Iterable[Event]) -> MatchState:
     """Fold a match's events, oldest first, into its state."""

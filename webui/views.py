@@ -40,7 +40,8 @@ def load_match(match_id: str) -> MatchState:
         abort(404, description=f"there is no match {match_id!r} on this table")
 
 
-def _written(event) -> None:
+def _announce() -> None:
+    """Wake the live streams: the record has a new event."""
     notifier().notify()
 
 
@@ -118,7 +119,7 @@ def setup():
         event = events.create_match(get_store(), payload, _actor())
     except events.InvalidInput as exc:
         return _page("setup.html", presets=presets, form=form, error=str(exc), status=400)
-    _written(event)
+    _announce()
     return redirect(url_for("views.scoreboard", match_id=event.match_id))
 
 
@@ -191,7 +192,8 @@ def _change(match_id: str, kind: str, payload: dict, back: str):
     require_pin_for_form()
     state = load_match(match_id)
     try:
-        _written(events.record(get_store(), match_id, kind, payload, _actor()))
+        events.record(get_store(), match_id, kind, payload, _actor())
+        _announce()
     except events.InvalidInput as exc:
         return _page("error.html", state, status=400, title="Not recorded", message=str(exc))
     return redirect(back)
@@ -252,7 +254,7 @@ def _scoring_form(state: MatchState, correcting: int | None):
     except events.InvalidInput as exc:
         return _page("score.html", state, status=400, form=request.form, editing=editing,
                      picker=cards_view.picker_rows(), error=str(exc))
-    _written(event)
+    _announce()
     return redirect(url_for("views.hand_result", match_id=state.match_id, hand_id=correcting or event.id))
 
 
