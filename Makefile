@@ -17,7 +17,7 @@ run: setup
 	$(BIN)/rummyref demo
 
 test: setup
-	$(BIN)/python -m pytest -q engine rummyref tests
+	$(BIN)/python -m pytest -q engine rummyref webui tests
 
 bench: setup
 	$(BIN)/python benchmarks/bench_engine.py
