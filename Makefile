@@ -14,7 +14,7 @@ $(BIN)/rummyref: pyproject.toml
 setup: $(BIN)/rummyref
 
 run: setup
-	$(BIN)/rummyref demo
+	$(BIN)/rummyref dashboard
 
 test: setup
 	$(BIN)/python -m pytest -q engine rummyref webui tests
