@@ -77,6 +77,10 @@ class GinRules:
     """Option: a shutout doubles the winner's total instead of adding the shutout bonus."""
     hollywood: bool = False
     """Hollywood scoring: three games scored at once."""
+    four_player_target: int = 125
+    """Target of a four-player partnership match (000 §16)."""
+    six_player_target: int = 150
+    """Target of a six-player partnership match (000 §16)."""
 
     def __post_init__(self) -> None:
         if self.knock_limit < 0:
@@ -85,8 +89,9 @@ class GinRules:
             raise RulesError(f"max_run_length must be >= 3 or None, got {self.max_run_length}")
         if self.deal not in ("eleven", "upcard"):
             raise RulesError(f"deal must be 'eleven' or 'upcard', got {self.deal!r}")
-        if self.match_target <= 0:
-            raise RulesError(f"match_target must be positive, got {self.match_target}")
+        for name in ("match_target", "four_player_target", "six_player_target"):
+            if getattr(self, name) <= 0:
+                raise RulesError(f"{name} must be positive, got {getattr(self, name)}")
 
     def replace(self, **changes: Any) -> "GinRules":
         """A copy with some options changed; unknown option names are an error."""
