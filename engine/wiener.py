@@ -474,9 +474,17 @@ def _layoffs_to_the_right(arrangements, knocker):
             continue
         right = (p - 1) % players
         loose = list(arrangements[p].deadwood_cards)
-        for meld in arrangements[right].melds:
-            options = layoff_options(meld, loose, None)
-            cards = max((cards for cards, _ in options), key=lambda o: (sum(value(c) for c in o), -len(o)))
+        targets = arrangements[right].melds
+        per_meld = [[cards for cards, _ in layoff_options(meld, loose, None)] for meld in targets]
+        best_combo, best_key = (), None
+        for combo in itertools.product(*per_meld):
+            laid = Counter(card for cards in combo for card in cards)
+            if laid - Counter(loose):
+                continue
+            key = (sum(value(c) for c in laid.elements()), -sum(laid.values()))
+            if best_key is None or key > best_key:
+                best_combo, best_key = combo, key
+        for meld, cards in zip(targets, best_combo):
             if cards:
                 layoffs.append(Layoff(p, right, meld, tuple(cards)))
                 for card in cards:

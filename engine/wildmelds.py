@@ -587,7 +587,7 @@ class WildSolver:
 
     def _arrangement(self, plan: Plan) -> WildArrangement:
         melds, dead = plan_melds(plan, self.kind_of)
-        dead = dead + [JOKER] * plan.spare_jokers
+        dead = dead + [JOKER] * (0 if plan.partition else plan.spare_jokers)
         return WildArrangement(tuple(melds), tuple(dead), plan.cost)
 
     def arrange(self, pieces: Sequence) -> WildArrangement:
