@@ -38,7 +38,7 @@ def wiener_hands(draw, max_size=8):
 @st.composite
 def tile_tables(draw):
     pool = draw(st.sampled_from(TILE_POOLS))
-    tiles = draw(st.lists(st.sampled_from(range(len(pool))), unique=True, min_size=1, max_size=8))
+    tiles = draw(st.lists(st.sampled_from(range(len(pool))), unique=True, min_size=1, max_size=7))
     return [pool[i] for i in tiles] + [JOKER] * draw(st.sampled_from([0, 0, 1, 2, 3, 4]))
 
 

@@ -9,7 +9,7 @@ cannot be analysed gets an ``error`` field instead, and processing goes on.
 >>> analyze_record({"kind": "poker"})
 Traceback (most recent call last):
 ...
-rummyref.commands.analyze.RecordError: unknown kind 'poker': expected one of deadwood, layoff, score
+rummyref.commands.analyze.RecordError: unknown kind 'poker': expected one of deadwood, layoff, score...
 
 New kinds register a handler with :func:`kind`; a handler takes the record and the rules
 and returns the fields to add.
