@@ -555,12 +555,14 @@ class WildSolver:
             raise WildMeldError(f"{len(pieces)} pieces: with aces high the solver takes at most 13 (a hand)")
         return counts, jokers
 
-    def _ace_splits(self, counts: list[list[int]]) -> Iterator[list[list[int]]]:
-        """The counts with each suit's aces split between low and high (suits with a Q or K only)."""
+    def _ace_splits(self, counts: list[list[int]], jokers: int) -> Iterator[list[list[int]]]:
+        """The counts with each suit's aces split between low and high (suits holding a card
+        the jokers can join to a high ace: Q or K, or lower with jokers in between)."""
         if self.places == 13:
             yield counts
             return
-        ranges = [range(counts[0][s] + 1) if counts[0][s] and (counts[11][s] or counts[12][s]) else range(1)
+        near_top = range(max(1, 12 - jokers), 13)
+        ranges = [range(counts[0][s] + 1) if counts[0][s] and any(counts[r][s] for r in near_top) else range(1)
                   for s in range(4)]
         for high in itertools.product(*ranges):
             split = [row[:] for row in counts]
@@ -572,7 +574,7 @@ class WildSolver:
     def plan(self, pieces: Sequence, deadwood_ok: bool = True) -> Plan | None:
         counts, jokers = self.count(pieces)
         best = None
-        for split in self._ace_splits(counts):
+        for split in self._ace_splits(counts, jokers):
             plan = solve_counts(split, jokers, self.values, self.rules.joker_value, deadwood_ok, self.sets_at)
             if plan is not None and (best is None or plan.cost < best.cost):
                 best = plan

@@ -116,3 +116,8 @@ def test_too_many_copies_named():
 def test_partition_example_from_tiles():
     found = WildSolver(TILE_RULES, TILES).partition(parse_tiles("B1 B2 B3 B4 B5 B3"))
     assert found is not None and sorted(len(m.pieces) for m in found.melds) == [3, 3]
+
+
+def test_jokers_bridge_to_a_high_ace():
+    # J JK JK A is J Q K A (found by the property test: the ace must be tried on top here too)
+    assert solver(WIENER_MELDS).min_deadwood(parse_cards("JC AC JK JK", decks=2)) == 0
