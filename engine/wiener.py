@@ -17,7 +17,7 @@ from __future__ import annotations
 import itertools
 import random
 from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Iterable, Literal, Sequence
 
 from engine.cards import ALL_CARDS, JOKER, Card, Joker, format_cards
@@ -140,6 +140,7 @@ class Round:
     face_down: Card | Joker | None = None
     reshuffles: int = 0
     rng: random.Random = field(default_factory=random.Random, repr=False)
+    rules: WienerRules = WienerRules()
 
     @classmethod
     def deal(cls, players: int, dealer: int = 0, seed: int | None = None) -> "Round":
@@ -220,8 +221,6 @@ class Round:
             raise WienerError(f"cannot knock: deadwood {deadwood} after discarding {card} is above the knock limit {limit}")
         self._remove(card)
         self.face_down, self.knocker, self.phase = card, self.current, "over"
-
-    rules: WienerRules = WienerRules()
 
 
 # --- the round result ---------------------------------------------------------------------

@@ -38,7 +38,7 @@ import itertools
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Callable, Iterable, Iterator, Sequence
+from typing import Iterable, Iterator, Sequence
 
 from engine.cards import JOKER, SUITS, Card, Joker, RAVENSBURGER, Tile, TilePalette, format_cards
 
@@ -148,10 +148,9 @@ class WildMeld:
             layout = cls._lay_out(pieces, wanted, ordered)
             if layout is not None:
                 return cls("run", layout, tuple(wanted))
-        top = 14 if ace_high else 13
         raise WildMeldError(
             f"{label}: not a run: the ranks do not fit one sequence of {len(pieces)} within "
-            f"A..{'K-A' if ace_high else 'K'} (never round the corner)" + ("" if top == 14 else "")
+            f"A..{'K-A' if ace_high else 'K'} (never round the corner)"
         )
 
     @staticmethod
