@@ -37,8 +37,10 @@ from .faces import BACK_CODE, CARD_CODES, CardFace, IndexBox, find_corner_indice
 
 CARD_HEIGHT = 512
 """Height in pixels of every cached face."""
-CACHE_VERSION = 1
-"""Bump when rendering or index finding changes, to re-render cached decks."""
+RENDER_VERSION = 1
+"""Bump when rendering changes, to re-render cached decks."""
+INDEX_VERSION = 8
+"""Bump when index finding changes, to find the indices on cached faces again."""
 
 _GNOME_DIR = Path("/usr/share/aisleriot/cards")
 _KDE_DIR = Path("/usr/share/carddecks")
@@ -86,10 +88,11 @@ def _kde(name: str, svg: str, licence: str = "GPL-2+", jokers: tuple[str, ...] =
 # Decks with English indices (A K Q J), rank above suit in the corners. Left
 # out: other indices (berlin, lattmann, ...), non-French suits, and decks whose
 # corners carry no rank+suit index (oxygen*, ancient-egyptians, tango, future);
-# konqi-modern's licence is limited to KDE members.
+# konqi-modern's licence is limited to KDE members; guyenne-classic's court
+# cards carry only a suit in their corners, no rank.
 REAL_DESIGNS: dict[str, SvgDesign] = {d.name: d for d in [
     _gnome("anglo"), _gnome("anglo_poker"), _gnome("anglo_modern"), _gnome("anglo_modern_4_color"),
-    _gnome("bellot"), _gnome("paris"), _gnome("guyenne-classic"), _gnome("dondorf"),
+    _gnome("bellot"), _gnome("paris"), _gnome("dondorf"),
     _gnome("neoclassical"), _gnome("neoclassical_4_color"), _gnome("atlasnye"),
     _gnome("gnomangelo"), _gnome("tigullio"), _gnome("plastic"), _gnome("orell"),
     _gnome("ornamental"), _gnome("simplistic"),
@@ -103,7 +106,7 @@ REAL_DESIGNS: dict[str, SvgDesign] = {d.name: d for d in [
     _kde("tigullio-international", "tigullio-international.svgz", "LGPL-2+"),
 ]}
 
-HELDOUT_DESIGNS: tuple[str, ...] = ("gnome/guyenne-classic", "kde/jolly-royal")
+HELDOUT_DESIGNS: tuple[str, ...] = ("gnome/plastic", "kde/jolly-royal")
 """Real designs kept out of training, to measure accuracy on unseen decks."""
 TRAIN_DESIGNS: tuple[str, ...] = tuple(name for name in REAL_DESIGNS if name not in HELDOUT_DESIGNS)
 """Real designs training may use (plus any number of ``proc/SEED`` designs)."""
@@ -181,37 +184,81 @@ def _render_svg_faces(design: SvgDesign, out_dir: Path) -> None:
         with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
             rendered = dict(pool.map(render, elements.items()))
     width = int(round(np.median([img.shape[1] * CARD_HEIGHT / img.shape[0] for img in rendered.values()])))
-    index_boxes = {}
     out_dir.mkdir(parents=True, exist_ok=True)
     for code, image in rendered.items():
-        image = cv2.resize(image, (width, CARD_HEIGHT), interpolation=cv2.INTER_AREA)
-        cv2.imwrite(str(out_dir / f"{code}.png"), image)
-        if code != BACK_CODE:
-            index_boxes[code] = [[*b.box, b.rotation] for b in find_corner_indices(image)]
-    _drop_implausible_joker_indices(index_boxes)
-    meta = {"version": CACHE_VERSION, "design": design.name, "indices": index_boxes}
-    (out_dir / "indices.json").write_text(json.dumps(meta, indent=1))
+        cv2.imwrite(str(out_dir / f"{code}.png"), cv2.resize(image, (width, CARD_HEIGHT), interpolation=cv2.INTER_AREA))
+    (out_dir / "render.json").write_text(json.dumps({"version": RENDER_VERSION, "design": design.name}))
 
 
-def _drop_implausible_joker_indices(index_boxes: dict[str, list[list[int]]]) -> None:
-    """Joker corners often hold a star or a word, not an index like the
-    cards': keep a joker's boxes only where they are sized like the deck's."""
-    heights = [b[3] - b[1] for code in CARD_CODES for b in index_boxes.get(code, [])]
-    if not heights:
-        return
-    typical = float(np.median(heights))
-    for code in [c for c in index_boxes if c.startswith("JK")]:
-        if not all(0.6 * typical <= b[3] - b[1] <= 1.6 * typical for b in index_boxes[code]):
-            index_boxes[code] = []
+def _find_deck_indices(out_dir: Path) -> dict[str, list[list[int]]]:
+    """Corner-index boxes ``[x0, y0, x1, y1, rotation]`` of every cached face
+    but the back, by code."""
+    found = {}
+    width = 0
+    for png in sorted(out_dir.glob("*.png")):
+        if png.stem != BACK_CODE:
+            face = cv2.imread(str(png), cv2.IMREAD_UNCHANGED)
+            width = face.shape[1]
+            found[png.stem] = [[*b.box, b.rotation] for b in find_corner_indices(face)]
+    return _plausible_indices(found, width)
+
+
+def _slot(box: list[int], card_width: int) -> tuple[int, bool]:
+    """Which corner a box sits in: (rotation, on the left half)."""
+    return box[4], (box[0] + box[2]) / 2 < card_width / 2
+
+
+_NUMBER_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10")
+
+
+def _plausible_indices(found: dict[str, list[list[int]]], card_width: int) -> dict[str, list[list[int]]]:
+    """Check found boxes against the deck's number cards, whose corners are
+    plain: every deck prints its indices at the same places, so a court card
+    whose index touches its picture (and was found too small or too big)
+    gets the typical box of that corner instead. Joker corners often hold a
+    star or a word: a joker keeps only found boxes sized like the deck's and
+    clearly taller than wide (the word JOKER written downwards)."""
+    numbers = [b for code in CARD_CODES if code[:-1] in _NUMBER_RANKS for b in found.get(code, [])]
+    if not numbers:
+        return found
+    count = sum(1 for code in CARD_CODES if code[:-1] in _NUMBER_RANKS)
+    slots: dict[tuple[int, bool], list[int]] = {}
+    for slot in {_slot(b, card_width) for b in numbers}:
+        members = [b for b in numbers if _slot(b, card_width) == slot]
+        if len(members) >= 0.8 * count:
+            slots[slot] = [int(v) for v in np.median(np.array(members), axis=0)]
+    typical_h = float(np.median([b[3] - b[1] for b in numbers]))
+    typical_w = float(np.median([b[2] - b[0] for b in numbers]))
+
+    def plausible(b: list[int]) -> bool:
+        return 0.7 * typical_h <= b[3] - b[1] <= 1.4 * typical_h and b[2] - b[0] <= 3.5 * typical_w
+
+    result = {}
+    for code, boxes in found.items():
+        if code.startswith("JK"):
+            result[code] = [b for b in boxes if plausible(b) and b[3] - b[1] >= 1.5 * (b[2] - b[0])]
+            continue
+        by_slot = {_slot(b, card_width): b for b in boxes if plausible(b)}
+        result[code] = [by_slot.get(slot, template) for slot, template in sorted(slots.items())]
+    return result
+
+
+def _read_json(path: Path) -> dict:
+    try:
+        return json.loads(path.read_text())
+    except (OSError, ValueError):
+        return {}
 
 
 def _load_svg_deck(design: SvgDesign, root: Path) -> Deck:
     out_dir = root / design.name.replace("/", "__")
-    meta_path = out_dir / "indices.json"
-    meta = json.loads(meta_path.read_text()) if meta_path.exists() else {}
-    if meta.get("version") != CACHE_VERSION:
+    if _read_json(out_dir / "render.json").get("version") != RENDER_VERSION:
         _render_svg_faces(design, out_dir)
-        meta = json.loads(meta_path.read_text())
+    meta_path = out_dir / "indices.json"
+    meta = _read_json(meta_path)
+    if meta.get("version") != INDEX_VERSION:
+        meta = {"version": INDEX_VERSION, "indices": _find_deck_indices(out_dir)}
+        meta_path.write_text(json.dumps(meta, indent=1))
     faces = {}
     for png in out_dir.glob("*.png"):
         code = png.stem

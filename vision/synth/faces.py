@@ -27,11 +27,15 @@ CARD_CODES: tuple[str, ...] = tuple(str(card) for card in ALL_CARDS)
 BACK_CODE = "BACK"
 
 # Where an index may sit, as fractions of the card's width and height.
-_CORNER_REGION = (0.27, 0.31)
+_CORNER_REGION = (0.36, 0.5)
 # Ink: a channel differs this much from the paper colour around it.
 _INK_CONTRAST = 70
-# Glyphs of one index are at most this far apart (fraction of card height).
-_GLYPH_GAP = 0.03
+# Glyphs of one index are at most this far apart (fraction of card height,
+# or 0.6 rank heights for big indices): the suit below the rank, or the
+# digits of "10" side by side.
+_GLYPH_GAP = 0.035
+# The rank glyph that starts an index is at least this tall (fraction of card height).
+_MIN_RANK_HEIGHT = 0.03
 
 
 @dataclass(frozen=True)
@@ -119,22 +123,28 @@ def _top_left_index(face: np.ndarray) -> tuple[int, int, int, int] | None:
     for x, y, bw, bh, area in stats[1:count]:
         touches_inner_edge = x + bw >= rw or y + bh >= rh
         # Frame lines and the card border run along the card; glyphs are compact.
-        too_long = bw > 0.6 * rw or bh > 0.6 * rh
+        too_long = bw > 0.7 * rw or bh > 0.7 * rh
         if area < min_area or touches_inner_edge or too_long:
             continue
         glyphs.append((int(x), int(y), int(x + bw), int(y + bh)))
-    if not glyphs:
+    ranks = [g for g in glyphs if g[3] - g[1] >= _MIN_RANK_HEIGHT * h]
+    if not ranks:
         return None
-    union = min(glyphs, key=lambda g: g[0] + g[1])
-    gap = _GLYPH_GAP * h
+    union = min(ranks, key=lambda g: g[0] + g[1])
+    gap = max(_GLYPH_GAP * h, 0.6 * (union[3] - union[1]))
     grown = True
     while grown:
         grown = False
         for g in glyphs:
-            near = (g[0] < union[2] + gap and g[2] > union[0] - gap
-                    and g[1] < union[3] + gap and g[3] > union[1] - gap)
             inside = g[0] >= union[0] and g[1] >= union[1] and g[2] <= union[2] and g[3] <= union[3]
-            if near and not inside:
+            # Stacked: shares the index's column and follows it closely above or below.
+            stacked = (g[0] < union[2] and g[2] > union[0]
+                       and g[1] < union[3] + gap and g[3] > union[1] - gap)
+            # Beside: shares the index's rows (the "1" and "0" of a 10), close to its right.
+            overlap_rows = min(g[3], union[3]) - max(g[1], union[1])
+            beside = (overlap_rows > 0.5 * min(g[3] - g[1], union[3] - union[1])
+                      and g[0] < union[2] + gap / 2 and g[2] > union[0])
+            if (stacked or beside) and not inside:
                 union = (min(union[0], g[0]), min(union[1], g[1]), max(union[2], g[2]), max(union[3], g[3]))
                 grown = True
     return union
@@ -161,7 +171,7 @@ def find_corner_indices(face: np.ndarray) -> list[IndexBox]:
     found.append(IndexBox(top_left, 0))
     x0, y0, x1, y1 = top_left
     turned = _top_left_index(face[::-1, ::-1])
-    if turned is not None and _similar(turned, top_left, 0.35):
+    if turned is not None and _similar(turned, top_left, 0.25):
         found.append(IndexBox((w - turned[2], h - turned[3], w - turned[0], h - turned[1]), 180))
     mirrored = _top_left_index(face[:, ::-1])
     if mirrored is not None and _similar(mirrored, top_left, 0.2):
