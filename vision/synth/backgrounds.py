@@ -15,6 +15,15 @@ import cv2
 import numpy as np
 
 
+def gaussian_noise(rng: np.random.Generator, shape: tuple[int, ...], sigma: float) -> np.ndarray:
+    """Normal noise, float32, drawn by OpenCV (several times faster than numpy)
+    from a seed taken from ``rng``, so it stays reproducible."""
+    noise = np.empty(shape, np.float32)
+    cv2.setRNGSeed(int(rng.integers(2**31)))
+    cv2.randn(noise, 0.0, float(sigma))
+    return noise
+
+
 def smooth_noise(rng: np.random.Generator, width: int, height: int, cell: float) -> np.ndarray:
     """Value noise in 0..1 varying over about ``cell`` pixels (float32, HxW)."""
     gw, gh = max(2, int(width / cell) + 2), max(2, int(height / cell) + 2)
@@ -66,7 +75,7 @@ def cloth(rng: np.random.Generator, width: int, height: int) -> np.ndarray:
     """Felt, fleece or cloth: one colour, blotchy shading and fine fibres."""
     base = _random_colour(rng, (40, 230))
     blotches = fractal_noise(rng, width, height, rng.uniform(40, 200), 3)
-    fibres = rng.standard_normal((height, width)).astype(np.float32)
+    fibres = gaussian_noise(rng, (height, width), 1.0)
     fibres = cv2.GaussianBlur(fibres, (0, 0), rng.uniform(0.5, 1.5))
     field = 0.75 + 0.35 * blotches + rng.uniform(0.02, 0.1) * fibres
     return base * field[:, :, None]
@@ -124,5 +133,5 @@ def random_table(rng: np.random.Generator, width: int, height: int) -> np.ndarra
     image = TABLES[kind](rng, w, h)
     if scale < 1.0:
         image = cv2.resize(image, (width, height), interpolation=cv2.INTER_LINEAR)
-        image += rng.normal(0, rng.uniform(1, 6), (height, width, 1)).astype(np.float32)
+        image += gaussian_noise(rng, (height, width, 1), rng.uniform(1, 6))
     return np.clip(image, 0, 255).astype(np.uint8)

@@ -15,17 +15,19 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from .backgrounds import smooth_noise
+from .backgrounds import gaussian_noise, smooth_noise
 
 
 def light_gradient(rng: np.random.Generator, image: np.ndarray) -> np.ndarray:
     """Room light: a smooth brightness field, brighter towards a lamp."""
     h, w = image.shape[:2]
-    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    sw, sh = max(2, w // 16), max(2, h // 16)  # smooth: compute coarse, scale up
+    ys, xs = np.mgrid[0:sh, 0:sw].astype(np.float32) * 16
     lamp = rng.uniform(-0.5, 1.5, 2) * (w, h)
     distance = np.hypot(xs - lamp[0], ys - lamp[1]) / max(w, h)
-    field = 1.15 - rng.uniform(0.1, 0.6) * distance + 0.15 * (smooth_noise(rng, w, h, max(w, h) / 3) - 0.5)
-    return image * (field * rng.uniform(0.6, 1.2))[:, :, None]
+    field = 1.15 - rng.uniform(0.1, 0.6) * distance + 0.15 * (smooth_noise(rng, sw, sh, max(sw, sh) / 3) - 0.5)
+    field = cv2.resize((field * rng.uniform(0.6, 1.2)).astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
+    return image * field[:, :, None]
 
 
 def glare(rng: np.random.Generator, image: np.ndarray) -> np.ndarray:
@@ -63,10 +65,10 @@ def sensor_noise(rng: np.random.Generator, image: np.ndarray) -> np.ndarray:
     """Shot noise (stronger in bright parts) plus read noise, partly coloured."""
     h, w = image.shape[:2]
     sigma = rng.uniform(1, 7)
-    grey = rng.standard_normal((h, w, 1), dtype=np.float32)
-    colour = rng.standard_normal((h, w, 3), dtype=np.float32) * rng.uniform(0, 0.6)
-    shot = np.sqrt(np.clip(image, 0, 255) / 255)
-    return image + sigma * (grey + colour) * (0.5 + shot)
+    noise = gaussian_noise(rng, (h, w, 3), rng.uniform(0, 0.6))
+    noise += gaussian_noise(rng, (h, w, 1), 1.0)
+    shot = np.sqrt(np.clip(image, 0, 255) * np.float32(1 / 255)) + np.float32(0.5)
+    return image + np.float32(sigma) * noise * shot
 
 
 def low_resolution(rng: np.random.Generator, image: np.ndarray) -> np.ndarray:

@@ -15,7 +15,7 @@ corner, so real deck art needs no hand annotation.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -83,11 +83,29 @@ class CardFace:
     code: str
     image: np.ndarray
     indices: tuple[IndexBox, ...]
+    _levels: dict[int, np.ndarray] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def size(self) -> tuple[int, int]:
         """(width, height) in pixels."""
         return self.image.shape[1], self.image.shape[0]
+
+    def shrunk(self, factor: float) -> np.ndarray:
+        """The face area-averaged to the largest of 1, 1/2, 1/4, ... not below
+        ``factor`` (cached), so that warping it further down stays sharp but
+        does not alias.
+
+        >>> CardFace("AS", blank_face(64, 40), ()).shrunk(0.3).shape
+        (32, 20, 4)
+        """
+        level = 0
+        while factor <= 0.5 ** (level + 1) and level < 4:
+            level += 1
+        if level not in self._levels:
+            h, w = self.image.shape[:2]
+            self._levels[level] = self.image if level == 0 else cv2.resize(
+                self.image, (max(1, w >> level), max(1, h >> level)), interpolation=cv2.INTER_AREA)
+        return self._levels[level]
 
 
 def blank_face(height: int, width: int, paper: tuple[int, int, int] = (255, 255, 255)) -> np.ndarray:

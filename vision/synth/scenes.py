@@ -105,6 +105,7 @@ class IndexAnnotation:
     ``polygon`` holds the box corners as the glyphs are read: top-left,
     top-right, bottom-right, bottom-left. ``visible`` is the fraction of the
     box not covered by other cards, hands, objects or the image border.
+    ``card_number`` is the position of its card in :attr:`Scene.cards`.
     """
 
     card: str
@@ -114,6 +115,7 @@ class IndexAnnotation:
     polygon: np.ndarray
     visible: float
     design: str
+    card_number: int
 
     @property
     def readable(self) -> bool:
@@ -183,7 +185,13 @@ class _Placed:
             @ np.array([[1, 0, -w / 2], [0, 1, -h / 2], [0, 0, 1]])
 
 
-def _pick_designs(rng: np.random.Generator, params: SceneParams) -> list[str]:
+def pick_designs(rng: np.random.Generator, params: SceneParams) -> list[str]:
+    """The designs of one scene's decks: one or two (``params.decks``), from
+    the pool that ``params.designs`` names; "train" mixes in procedural decks.
+
+    >>> pick_designs(np.random.default_rng(0), SceneParams(designs="heldout", decks=(2, 2)))
+    ['kde/jolly-royal', 'kde/jolly-royal']
+    """
     count = int(rng.integers(params.decks[0], params.decks[1] + 1))
     if params.designs == "heldout":
         pool: tuple[str, ...] = HELDOUT_DESIGNS
@@ -388,13 +396,9 @@ def _draw_card(image: np.ndarray, labels: np.ndarray, face: CardFace, to_image: 
     x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
     if x0 >= x1 or y0 >= y1:
         return
-    pixels = face.image
-    projected_height = float(np.linalg.norm(corners[3] - corners[0]))
-    shrink = projected_height / fh
-    if shrink < 0.6:  # area-average first: the camera integrates, it does not point-sample
-        pixels = cv2.resize(pixels, None, fx=shrink * 1.4, fy=shrink * 1.4, interpolation=cv2.INTER_AREA)
-        sx, sy = fw / pixels.shape[1], fh / pixels.shape[0]
-        to_image = to_image @ np.diag([sx, sy, 1.0])
+    # Area-average first: the camera integrates, it does not point-sample.
+    pixels = face.shrunk(float(np.linalg.norm(corners[3] - corners[0])) / fh)
+    to_image = to_image @ np.diag([fw / pixels.shape[1], fh / pixels.shape[0], 1.0])
     roi = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]]) @ to_image
     warped = cv2.warpPerspective(pixels, roi, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR,
                                  borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))
@@ -411,9 +415,14 @@ def _draw_card(image: np.ndarray, labels: np.ndarray, face: CardFace, to_image: 
 
 def _composite(image: np.ndarray, labels: np.ndarray, layer: tuple[np.ndarray, np.ndarray], on_top: bool) -> None:
     colour, alpha = layer
-    image += alpha[:, :, None] * (colour - image)
+    x, y, w, h = cv2.boundingRect((alpha > 0.002).astype(np.uint8))
+    if w == 0:
+        return
+    window = (slice(y, y + h), slice(x, x + w))
+    a = alpha[window]
+    image[window] += a[:, :, None] * (colour[window] - image[window])
     if on_top:
-        labels[alpha > 0.5] = _OCCLUDER
+        labels[window][a > 0.5] = _OCCLUDER
 
 
 def _annotate(placed: list[_Placed], matrices: list[np.ndarray], labels: np.ndarray
@@ -439,7 +448,7 @@ def _annotate(placed: list[_Placed], matrices: list[np.ndarray], labels: np.ndar
             x0, y0, x1, y1 = box.box
             centre = _project(to_image, np.array([[(x0 + x1) / 2, (y0 + y1) / 2]], float))[0]
             indices.append(IndexAnnotation(p.code, (float(centre[0]), float(centre[1])), angle_of_up(top - bottom),
-                                           size, polygon, visible, p.deck.design))
+                                           size, polygon, visible, p.deck.design, k))
     return indices, cards
 
 
@@ -459,7 +468,7 @@ def render_scene(rng: np.random.Generator, params: SceneParams | None = None) ->
     """Render one table photo with its annotations (deterministic for a given rng state)."""
     params = params or SceneParams()
     w, h = params.width, params.height
-    names = _pick_designs(rng, params)
+    names = pick_designs(rng, params)
     decks = [load_deck(name) for name in names]
     camera = _camera(rng, params)
     region = _project(np.linalg.inv(camera), np.array([[0, 0], [w, 0], [w, h], [0, h]], float))
