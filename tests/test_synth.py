@@ -147,17 +147,17 @@ def test_a_real_deck_renders_with_two_indices_on_every_card(tmp_path, monkeypatc
     monkeypatch.setenv("RUMMYREF_CACHE", str(tmp_path))
     load_deck.cache_clear()
     try:
-        deck = load_deck("gnome/anglo")
+        deck = load_deck("gnome/simplistic")
     finally:
         load_deck.cache_clear()
     assert set(CARD_CODES) <= set(deck.faces) and "BACK" in deck.faces
-    assert (tmp_path / "decks" / "gnome__anglo" / "indices.json").exists()
+    assert (tmp_path / "decks" / "gnome__simplistic" / "indices.json").exists()
     w, h = deck.card_size
     for code in CARD_CODES:
         top_left, bottom_right = sorted(deck.faces[code].indices, key=lambda b: b.rotation)
         assert top_left.rotation == 0 and bottom_right.rotation == 180
-        assert top_left.box[2] < 0.25 * w and top_left.box[3] < 0.3 * h
-        assert bottom_right.box[0] > 0.75 * w and bottom_right.box[1] > 0.7 * h
+        assert top_left.box[0] < 0.1 * w and top_left.box[1] < 0.1 * h and top_left.box[2] < 0.4 * w
+        assert bottom_right.box[2] > 0.9 * w and bottom_right.box[3] > 0.9 * h and bottom_right.box[0] > 0.6 * w
         assert 0.1 * h < top_left.height < 0.3 * h
 
 
