@@ -9,6 +9,7 @@ tablecloths, noise textures, plain light and dark tables.
 
 from __future__ import annotations
 
+import math
 from typing import Callable
 
 import cv2
@@ -50,25 +51,35 @@ def _blend(field: np.ndarray, dark: np.ndarray, light: np.ndarray) -> np.ndarray
     return dark + field[:, :, None] * (light - dark)
 
 
+def _streaks(rng: np.random.Generator, size: int, along: float, across: float) -> np.ndarray:
+    """Noise stretched along x: fine across the grain, slow along it (size x size)."""
+    grid = rng.random((max(2, int(size / across) + 2), max(2, int(size / along) + 2)), dtype=np.float32)
+    return cv2.resize(grid, (size, size), interpolation=cv2.INTER_CUBIC)
+
+
 def wood(rng: np.random.Generator, width: int, height: int) -> np.ndarray:
-    """Wood grain: stretched rings warped by noise, in a random wood tone."""
-    angle = rng.uniform(0, np.pi)
-    ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
-    along = xs * np.cos(angle) + ys * np.sin(angle)
-    across = -xs * np.sin(angle) + ys * np.cos(angle)
-    warp = fractal_noise(rng, width, height, rng.uniform(100, 300)) * rng.uniform(20, 80)
-    period = rng.uniform(6, 25)
-    rings = 0.5 + 0.5 * np.sin((across + warp + 0.02 * along) / period * 2 * np.pi)
-    grain = fractal_noise(rng, width, height, 6, 2)
-    field = (0.65 * rings ** rng.uniform(0.5, 3) + 0.35 * grain).astype(np.float32)
-    tones = [(20, 45, 90), (40, 80, 140), (60, 110, 170), (25, 30, 60), (90, 150, 200), (35, 40, 45)]
+    """Wood: long fine grain streaks, gently waving growth rings and, often,
+    plank seams, all along one random direction, in a random wood tone."""
+    size = int(math.hypot(width, height)) + 2
+    ys = np.arange(size, dtype=np.float32)[:, None]
+    wave = (smooth_noise(rng, size, size, rng.uniform(150, 400)) - 0.5) * rng.uniform(10, 60)
+    period = rng.uniform(8, 40)
+    rings = 0.5 + 0.5 * np.sin((ys + wave) / period * 2 * np.pi)
+    rings = rings ** rng.uniform(0.5, 3)
+    grain = 0.6 * _streaks(rng, size, rng.uniform(80, 300), rng.uniform(1.5, 4)) \
+        + 0.4 * _streaks(rng, size, rng.uniform(200, 600), rng.uniform(6, 20))
+    field = rng.uniform(0.3, 0.7) * rings + 0.6 * grain
+    if rng.random() < 0.6:  # planks
+        plank = rng.uniform(60, 250)
+        seams = np.abs(((ys + rng.uniform(0, plank)) % plank) - plank / 2) > plank / 2 - 1.2
+        field = field - 0.8 * seams
+    tones = [(20, 45, 90), (40, 80, 140), (60, 110, 170), (25, 30, 60), (90, 150, 200), (35, 40, 45), (15, 25, 70),
+             (110, 165, 205), (150, 190, 215)]
     base = np.float32(tones[rng.integers(len(tones))]) * rng.uniform(0.7, 1.3)
-    image = _blend(field, base * 0.6, np.minimum(base * 1.5, 255))
-    if rng.random() < 0.5:  # planks
-        plank = rng.uniform(80, 300)
-        seams = (np.abs(((across + 1000) % plank) - plank / 2) > plank / 2 - 1.5)
-        image[seams] *= 0.5
-    return image
+    image = _blend(np.clip(field, -0.5, 1.2), base * 0.65, np.minimum(base * 1.45, 255))
+    turn = cv2.getRotationMatrix2D((size / 2, size / 2), rng.uniform(0, 180), 1.0)
+    turn[:, 2] -= ((size - width) / 2, (size - height) / 2)
+    return cv2.warpAffine(image, turn, (width, height), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
 
 
 def cloth(rng: np.random.Generator, width: int, height: int) -> np.ndarray:

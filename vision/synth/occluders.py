@@ -30,23 +30,25 @@ def _capsule(mask: np.ndarray, start: np.ndarray, end: np.ndarray, radius: float
     cv2.line(mask, tuple(int(v) for v in start), tuple(int(v) for v in end), 1.0, thickness, cv2.LINE_AA)
 
 
-def hand(rng: np.random.Generator, width: int, height: int, card_px: float) -> Layer:
-    """A hand reaching in from an image border: arm, palm, some fingers and a
-    thumb (or a single pointing finger), skin-coloured with soft shading."""
+def hand(rng: np.random.Generator, width: int, height: int, card_px: float,
+         target: tuple[float, float] | None = None) -> Layer:
+    """A hand reaching in from outside the photo: arm, palm, some fingers and
+    a thumb (or a single pointing finger), skin-coloured with soft shading.
+    With a ``target`` the fingertips reach about that point (a card)."""
     mask = np.zeros((height, width), np.float32)
-    side = rng.integers(4)
-    entry = np.float32([[rng.uniform(0, width), 0], [width, rng.uniform(0, height)],
-                        [rng.uniform(0, width), height], [0, rng.uniform(0, height)]][side])
-    inward = np.float32([[0, 1], [-1, 0], [0, -1], [1, 0]][side])
-    turn = rng.uniform(-0.7, 0.7)
-    direction = np.float32([inward[0] * np.cos(turn) - inward[1] * np.sin(turn),
-                            inward[0] * np.sin(turn) + inward[1] * np.cos(turn)])
-    normal = np.float32([-direction[1], direction[0]])
     scale = card_px * rng.uniform(0.8, 1.2)
-    palm = entry + direction * scale * rng.uniform(0.3, 2.0)
-    _capsule(mask, entry - direction * scale, palm, 0.4 * scale)
+    if target is None:
+        target = (rng.uniform(0, width), rng.uniform(0, height))
+    # The arm comes in over the nearest edge of the photo, as players reach from their side.
+    x, y = target
+    edge = int(np.argmin([y, width - x, height - y, x]))
+    turn = [np.pi / 2, np.pi, -np.pi / 2, 0.0][edge] + rng.uniform(-0.7, 0.7)
+    direction = np.float32([np.cos(turn), np.sin(turn)])
+    normal = np.float32([-direction[1], direction[0]])
+    palm = np.float32(target) - direction * scale * rng.uniform(0.6, 1.2)
+    _capsule(mask, palm - direction * 2 * max(width, height), palm, 0.35 * scale)
     cv2.ellipse(mask, tuple(int(v) for v in palm), (int(0.5 * scale), int(0.45 * scale)),
-                float(np.degrees(np.arctan2(direction[1], direction[0]))), 0, 360, 1.0, -1, cv2.LINE_AA)
+                float(np.degrees(turn)), 0, 360, 1.0, -1, cv2.LINE_AA)
     pointing = rng.random() < 0.3
     fingers = [0.0] if pointing else np.linspace(-0.3, 0.3, 4) + rng.normal(0, 0.05, 4)
     for k, spread in enumerate(fingers):

@@ -43,8 +43,8 @@ class SceneParams:
     ``designs`` is ``"train"`` (the training designs plus procedural decks),
     ``"heldout"`` (only :data:`~vision.synth.decks.HELDOUT_DESIGNS`) or a
     tuple of design names. ``overlap`` runs from 0 (cards lie apart) to 1
-    (tight fans and piles). ``card_height`` is the card height in pixels
-    seen straight from above; the camera tilt then shrinks or stretches it.
+    (tight fans and piles). ``card_height`` is the card height in pixels at
+    the centre of the photo; perspective makes nearer cards bigger.
     Probabilities: ``face_down`` per card, ``jokers`` per card, ``hands`` and
     ``clutter`` per scene, ``effects`` scales every camera effect (0 = clean).
 
@@ -55,7 +55,7 @@ class SceneParams:
     width: int = 1280
     height: int = 720
     cards: tuple[int, int] = (6, 32)
-    card_height: tuple[float, float] = (80.0, 170.0)
+    card_height: tuple[float, float] = (70.0, 170.0)
     overlap: float = 0.6
     designs: str | tuple[str, ...] = "train"
     procedural: float = 0.35
@@ -298,6 +298,7 @@ def _layout(rng: np.random.Generator, params: SceneParams, dealer: _Dealer, to_f
             groups.append([_Placed(c, d, False, (0.0, 0.0), 0.0) for c, d in dealer.deal(1)])
         left -= n
     rng.shuffle(groups)
+    spread = min(0.45, 0.15 + 0.025 * total)  # a few cards lie near the middle of the photo
     placed_centres: list[tuple[float, float, float]] = []
     cards: list[_Placed] = []
     for group in groups:
@@ -307,7 +308,7 @@ def _layout(rng: np.random.Generator, params: SceneParams, dealer: _Dealer, to_f
         radius = 0.5 * math.hypot(max(xs) - min(xs) + card_w, max(ys) - min(ys) + card_h)
         best, best_clearance = (0.0, 0.0), -math.inf
         for _ in range(30):
-            point = tuple(_project(to_flat, rng.uniform((0.05, 0.05), (0.95, 0.95)) * frame)[0])
+            point = tuple(_project(to_flat, rng.uniform(0.5 - spread, 0.5 + spread, 2) * frame)[0])
             clearance = min((math.hypot(point[0] - px, point[1] - py) - pr - radius
                              for px, py, pr in placed_centres), default=math.inf)
             if clearance > best_clearance:
@@ -352,6 +353,13 @@ def _camera(rng: np.random.Generator, params: SceneParams) -> np.ndarray:
 
 def _project(matrix: np.ndarray, points: np.ndarray) -> np.ndarray:
     return cv2.perspectiveTransform(points.reshape(-1, 1, 2).astype(np.float64), matrix).reshape(-1, 2)
+
+
+def _magnification(camera: np.ndarray, image_point: tuple[float, float]) -> float:
+    """How many photo pixels one table pixel spans (linear) around a photo point."""
+    p = _project(np.linalg.inv(camera), np.array([image_point], float))[0]
+    q = _project(camera, np.array([p, p + (1, 0), p + (0, 1)]))
+    return math.sqrt(abs(np.cross(q[1] - q[0], q[2] - q[0])))
 
 
 def _polygon_visibility(labels: np.ndarray, polygon: np.ndarray, label: int) -> float:
@@ -477,7 +485,8 @@ def render_scene(rng: np.random.Generator, params: SceneParams | None = None) ->
     image = _table(rng, camera, region, w, h).astype(np.float32)
     labels = np.zeros((h, w), np.int32)
     card_px = rng.uniform(*params.card_height)
-    scale = card_px / decks[0].card_size[1]
+    # card_height is what the photo shows at its centre: undo the camera's magnification there.
+    scale = card_px / decks[0].card_size[1] / _magnification(camera, (w / 2, h / 2))
     placed = _layout(rng, params, _Dealer(rng, decks, params.jokers), np.linalg.inv(camera), scale,
                      decks[0].card_size)
     for _ in range(int(rng.poisson(params.clutter * 2))):
@@ -494,7 +503,8 @@ def render_scene(rng: np.random.Generator, params: SceneParams | None = None) ->
         brightness = np.float32(rng.uniform(0.85, 1.05)) * rng.uniform(0.97, 1.03, 3).astype(np.float32)
         _draw_card(image, labels, p.face, to_image, k + 1, shadow, brightness)
     for _ in range(int(rng.random() < params.hands) + int(rng.random() < params.hands * 0.3)):
-        _composite(image, labels, occluders.hand(rng, w, h, card_px), on_top=True)
+        target = _project(matrices[int(rng.integers(len(matrices)))], np.array([[0.0, 0.0]]))[0] if matrices else None
+        _composite(image, labels, occluders.hand(rng, w, h, card_px, target), on_top=True)
     if rng.random() < params.clutter * 0.3:
         _composite(image, labels, occluders.clutter(rng, w, h, card_px), on_top=True)
     indices, cards = _annotate(placed, matrices, labels)
