@@ -359,7 +359,8 @@ def _magnification(camera: np.ndarray, image_point: tuple[float, float]) -> floa
     """How many photo pixels one table pixel spans (linear) around a photo point."""
     p = _project(np.linalg.inv(camera), np.array([image_point], float))[0]
     q = _project(camera, np.array([p, p + (1, 0), p + (0, 1)]))
-    return math.sqrt(abs(np.cross(q[1] - q[0], q[2] - q[0])))
+    (ax, ay), (bx, by) = q[1] - q[0], q[2] - q[0]
+    return math.sqrt(abs(ax * by - ay * bx))
 
 
 def _polygon_visibility(labels: np.ndarray, polygon: np.ndarray, label: int) -> float:
