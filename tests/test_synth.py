@@ -10,7 +10,7 @@ import pytest
 from vision.geometry import crop_index
 from vision.synth import dataset
 from vision.synth.crops import NO_INDEX, index_crops
-from vision.synth.decks import HELDOUT_DESIGNS, REAL_DESIGNS, TRAIN_DESIGNS, load_deck
+from vision.synth.decks import HELDOUT_DESIGNS, REAL_DESIGNS, TRAIN_DESIGNS, _load_real_deck, load_deck
 from vision.synth.faces import CARD_CODES
 from vision.synth.scenes import INDEX_VISIBLE, SceneParams, _polygon_visibility, pick_designs, render_scene
 
@@ -154,11 +154,11 @@ def test_close_ups_and_small_photos_cover_the_scale_range_of_real_photos():
 
 def test_a_real_deck_renders_with_two_indices_on_every_card(tmp_path, monkeypatch):
     monkeypatch.setenv("RUMMYREF_CACHE", str(tmp_path))
-    load_deck.cache_clear()
+    _load_real_deck.cache_clear()
     try:
         deck = load_deck("gnome/simplistic")
     finally:
-        load_deck.cache_clear()
+        _load_real_deck.cache_clear()
     assert set(CARD_CODES) <= set(deck.faces) and "BACK" in deck.faces
     assert (tmp_path / "decks" / "gnome__simplistic" / "indices.json").exists()
     w, h = deck.card_size

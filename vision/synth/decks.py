@@ -269,12 +269,12 @@ def _load_svg_deck(design: SvgDesign, root: Path) -> Deck:
     return Deck(design.name, faces, jokers)
 
 
-@lru_cache(maxsize=8)
 def load_deck(name: str) -> Deck:
     """The faces of a design, rendering and caching real decks on first use.
 
     Real decks take a few seconds to render the first time (2 cores); later
-    loads read the PNG cache.
+    loads read the PNG cache, and every real deck stays in memory once loaded
+    (about 40 MB each). Procedural decks are drawn afresh, face by face.
     """
     if name.startswith("proc/"):
         from .procedural import procedural_deck
@@ -283,4 +283,9 @@ def load_deck(name: str) -> Deck:
         except ValueError:
             raise DeckError(f"procedural design name must be proc/SEED with an integer seed, got {name!r}") from None
         return procedural_deck(seed)
+    return _load_real_deck(name)
+
+
+@lru_cache(maxsize=None)
+def _load_real_deck(name: str) -> Deck:
     return _load_svg_deck(_real_design(name), cache_dir())
