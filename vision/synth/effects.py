@@ -48,7 +48,7 @@ def white_balance(rng: np.random.Generator, image: np.ndarray) -> np.ndarray:
 
 
 def defocus(rng: np.random.Generator, image: np.ndarray) -> np.ndarray:
-    sigma = rng.uniform(0.4, 1.8) * max(image.shape[:2]) / 1280
+    sigma = rng.uniform(0.3, 1.3) * max(image.shape[:2]) / 1280
     return cv2.GaussianBlur(image, (0, 0), sigma)
 
 

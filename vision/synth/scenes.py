@@ -45,8 +45,9 @@ class SceneParams:
     tuple of design names. ``overlap`` runs from 0 (cards lie apart) to 1
     (tight fans and piles). ``card_height`` is the card height in pixels at
     the centre of the photo; perspective makes nearer cards bigger.
-    Probabilities: ``face_down`` per card, ``jokers`` per card, ``hands`` and
-    ``clutter`` per scene, ``effects`` scales every camera effect (0 = clean).
+    Probabilities: ``face_down``, ``jokers`` and ``curl`` (a slightly bowed
+    card) per card, ``hands``, ``clutter`` and ``shadows`` per scene;
+    ``effects`` scales every camera effect (0 = clean).
 
     >>> SceneParams.closeup().width, SceneParams.small_photo().cards
     (1600, (1, 6))
@@ -61,12 +62,13 @@ class SceneParams:
     procedural: float = 0.35
     decks: tuple[int, int] = (1, 2)
     face_down: float = 0.1
-    jokers: float = 0.03
+    jokers: float = 0.05
     piles: float = 0.5
     max_tilt_deg: float = 30.0
     hands: float = 0.35
     clutter: float = 0.3
     shadows: float = 0.8
+    curl: float = 0.25
     effects: float = 1.0
 
     def __post_init__(self) -> None:
@@ -176,6 +178,12 @@ class _Placed:
     centre: tuple[float, float]
     rotation: float
     face: CardFace = field(repr=False, default=None)  # type: ignore[assignment]
+    bend: float = 0.0  # a bowed card: face pixels move down by bend * sin(pi x / width)
+
+    def bent(self, points: np.ndarray) -> np.ndarray:
+        """Face points where the bent card shows them."""
+        x = points[:, 0]
+        return np.stack([x, points[:, 1] + self.bend * np.sin(np.pi * x / self.face.size[0])], axis=1)
 
     def matrix(self, scale: float) -> np.ndarray:
         """3x3 map from face pixels to flat table pixels."""
@@ -392,14 +400,29 @@ def _shifted(alpha: np.ndarray, dx: int, dy: int) -> np.ndarray:
     return out
 
 
-def _draw_card(image: np.ndarray, labels: np.ndarray, face: CardFace, to_image: np.ndarray, label: int,
+def _bend(pixels: np.ndarray, amount: float) -> np.ndarray:
+    """Bow a face image: each column moves down by amount * sin(pi x / width),
+    shaded as the bowed paper turns towards or away from the light."""
+    h, w = pixels.shape[:2]
+    xs = np.arange(w, dtype=np.float32)
+    shift = amount * np.sin(np.pi * xs / w)
+    map_x = np.broadcast_to(xs, (h, w))
+    map_y = np.arange(h, dtype=np.float32)[:, None] - shift[None, :]
+    bent = cv2.remap(pixels, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))
+    shade = 1 + np.clip(amount / h, -0.05, 0.05) * 4 * (xs / w - 0.5)
+    bent[:, :, :3] = np.clip(bent[:, :, :3] * shade[None, :, None], 0, 255)
+    return bent
+
+
+def _draw_card(image: np.ndarray, labels: np.ndarray, placed: _Placed, to_image: np.ndarray, label: int,
                shadow: tuple[float, float, float, float], brightness: np.ndarray) -> None:
     """Warp one face into the photo (with its shadow) and mark its pixels."""
+    face = placed.face
     h, w = image.shape[:2]
     fw, fh = face.size
     corners = _project(to_image, np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], float))
     dx, dy, blur, strength = shadow
-    margin = abs(dx) + abs(dy) + 3 * blur + 2
+    margin = abs(dx) + abs(dy) + 3 * blur + 2 + abs(placed.bend) * float(np.linalg.norm(corners[3] - corners[0])) / fh
     x0, y0 = np.floor(corners.min(axis=0) - margin).astype(int)
     x1, y1 = np.ceil(corners.max(axis=0) + margin).astype(int)
     x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
@@ -407,6 +430,8 @@ def _draw_card(image: np.ndarray, labels: np.ndarray, face: CardFace, to_image: 
         return
     # Area-average first: the camera integrates, it does not point-sample.
     pixels = face.shrunk(float(np.linalg.norm(corners[3] - corners[0])) / fh)
+    if placed.bend:
+        pixels = _bend(pixels, placed.bend * pixels.shape[0] / fh)
     to_image = to_image @ np.diag([fw / pixels.shape[1], fh / pixels.shape[0], 1.0])
     roi = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]]) @ to_image
     warped = cv2.warpPerspective(pixels, roi, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR,
@@ -446,7 +471,7 @@ def _annotate(placed: list[_Placed], matrices: list[np.ndarray], labels: np.ndar
         if p.face_down:
             continue
         for box in p.face.indices:
-            polygon = _project(to_image, box.corners())
+            polygon = _project(to_image, p.bent(box.corners()))
             top, bottom = (polygon[0] + polygon[1]) / 2, (polygon[2] + polygon[3]) / 2
             size = float(np.linalg.norm(top - bottom))
             if size < 2:
@@ -455,7 +480,7 @@ def _annotate(placed: list[_Placed], matrices: list[np.ndarray], labels: np.ndar
             if visible <= 0:
                 continue
             x0, y0, x1, y1 = box.box
-            centre = _project(to_image, np.array([[(x0 + x1) / 2, (y0 + y1) / 2]], float))[0]
+            centre = _project(to_image, p.bent(np.array([[(x0 + x1) / 2, (y0 + y1) / 2]], float)))[0]
             indices.append(IndexAnnotation(p.code, (float(centre[0]), float(centre[1])), angle_of_up(top - bottom),
                                            size, polygon, visible, p.deck.design, k))
     return indices, cards
@@ -502,7 +527,9 @@ def render_scene(rng: np.random.Generator, params: SceneParams | None = None) ->
         shadow = (offset * math.cos(light), offset * math.sin(light), card_px * rng.uniform(0.01, 0.04),
                   rng.uniform(0.15, 0.45) if has_shadow else 0.0)
         brightness = np.float32(rng.uniform(0.85, 1.05)) * rng.uniform(0.97, 1.03, 3).astype(np.float32)
-        _draw_card(image, labels, p.face, to_image, k + 1, shadow, brightness)
+        if rng.random() < params.curl:
+            p.bend = rng.normal(0, 0.012) * p.face.size[1]
+        _draw_card(image, labels, p, to_image, k + 1, shadow, brightness)
     for _ in range(int(rng.random() < params.hands) + int(rng.random() < params.hands * 0.3)):
         target = _project(matrices[int(rng.integers(len(matrices)))], np.array([[0.0, 0.0]]))[0] if matrices else None
         _composite(image, labels, occluders.hand(rng, w, h, card_px, target), on_top=True)
