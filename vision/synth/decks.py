@@ -274,7 +274,7 @@ def load_deck(name: str) -> Deck:
 
     Real decks take a few seconds to render the first time (2 cores); later
     loads read the PNG cache, and every real deck stays in memory once loaded
-    (about 40 MB each). Procedural decks are drawn afresh, face by face.
+    (about 40 MB each). Procedural decks are drawn face by face as needed.
     """
     if name.startswith("proc/"):
         from .procedural import procedural_deck

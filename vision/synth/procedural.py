@@ -280,7 +280,9 @@ class _LazyFaces(dict):
         return face
 
 
+@lru_cache(maxsize=16)
 def procedural_deck(seed: int) -> Deck:
-    """The procedural design ``proc/SEED``; faces are drawn when first used."""
+    """The procedural design ``proc/SEED``; faces are drawn when first used
+    (the last few designs are kept, with the faces drawn so far)."""
     style = DeckStyle.from_seed(seed)
     return Deck(f"proc/{seed}", _LazyFaces(style, seed), (draw_face(style, JOKER_CODE, seed),))
