@@ -14,10 +14,10 @@ $(BIN)/rummyref: pyproject.toml
 setup: $(BIN)/rummyref
 
 run: setup
-	$(BIN)/rummyref demo
+	$(BIN)/rummyref dashboard
 
 test: setup
-	$(BIN)/python -m pytest -q engine vision rummyref tests
+	$(BIN)/python -m pytest -q engine vision hardware rummyref webui tests
 
 bench: setup
 	$(BIN)/python benchmarks/bench_engine.py

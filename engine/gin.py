@@ -12,7 +12,7 @@
 
 The knocker's melds are the ones laid on the table, which need not be optimal; without
 them the knocker's best arrangement is used (among the minimum-deadwood arrangements, the
-one that leaves the opponent the fewest layoffs). The opponent's own melds and layoffs are
+one whose result is best for the knocker, as OpenSpiel's golden cases do). The opponent's own melds and layoffs are
 chosen jointly to minimise the opponent's deadwood.
 """
 
@@ -26,7 +26,7 @@ from typing import Iterable, Literal, Sequence
 from engine.cards import SUITS, Card, format_cards
 from engine.melds import (
     Arrangement, Meld, MeldError, MeldRules, arrangement_of, arrangements, check_hand, optimal_arrangements,
-    solver,
+    reference_min_deadwood, solver,
 )
 from engine.rules import GinRules
 
@@ -183,14 +183,18 @@ def best_layoffs(knocker_melds: Sequence[Meld], opponent_hand: Sequence[Card], r
         key = (fast.best_split(*rest)[0], len(laid))
         if best_key is None or key < best_key:
             best_key, best_combo = key, combo
-    return _outcome(knocker_melds, opponent_hand, best_combo, rules, fast.arrange)
+    return _outcome(knocker_melds, best_combo, rules, fast.arrange(_kept(opponent_hand, best_combo)),
+                    fast.min_deadwood(opponent_hand))
 
 
-def _outcome(knocker_melds, opponent_hand, combo, rules, arrange) -> LayoffOutcome:
+def _kept(opponent_hand: Sequence[Card], combo: tuple[tuple[Card, ...], ...]) -> list[Card]:
     laid = {card for cards in combo for card in cards}
+    return [card for card in opponent_hand if card not in laid]
+
+
+def _outcome(knocker_melds, combo, rules, kept: Arrangement, without_layoffs: int) -> LayoffOutcome:
     layoffs = tuple(Layoff.of(meld, cards, rules) for meld, cards in zip(knocker_melds, combo) if cards)
-    kept = [card for card in opponent_hand if card not in laid]
-    return LayoffOutcome(layoffs, arrange(kept), arrange(list(opponent_hand)).deadwood)
+    return LayoffOutcome(layoffs, kept, without_layoffs)
 
 
 def reference_layoffs(knocker_melds: Sequence[Meld], opponent_hand: Sequence[Card], rules: MeldRules) -> LayoffOutcome:
@@ -220,11 +224,8 @@ def reference_layoffs(knocker_melds: Sequence[Meld], opponent_hand: Sequence[Car
         key = (min(a.deadwood for a in arrangements(kept, rules)), len(laid))
         if best_key is None or key < best_key:
             best_key, best_combo = key, combo
-    return _outcome(knocker_melds, opponent_hand, best_combo, rules, _reference_arrange(rules))
-
-
-def _reference_arrange(rules: MeldRules):
-    return lambda cards: min(arrangements(cards, rules), key=lambda a: a.deadwood)
+    kept = min(arrangements(_kept(opponent_hand, best_combo), rules), key=lambda a: a.deadwood)
+    return _outcome(knocker_melds, best_combo, rules, kept, reference_min_deadwood(opponent_hand, rules))
 
 
 def check_layoffs(knocker_melds: Sequence[Meld], layoffs: Sequence[Layoff], rules: MeldRules) -> None:
@@ -286,7 +287,7 @@ def settle_hand(
     knocker_hand: Sequence[Card],
     opponent_hand: Sequence[Card],
     rules: GinRules = GinRules(),
-    knocker_melds: Iterable[Iterable[Card]] | None = None,
+    knocker_melds: Iterable[Meld | Iterable[Card]] | None = None,
     upcard: Card | None = None,
     names: tuple[str, str] = ("knocker", "opponent"),
 ) -> HandResult:

@@ -82,6 +82,12 @@ class MeldRules:
     """Longest allowed run; None: up to 13."""
     rank_values: tuple[int, ...] = GIN_VALUES
     """Deadwood value of each rank, ace first."""
+    decks: int = 1
+    """How often each card exists (Wiener Rummy, tile Rummy: 2); above 1 :mod:`engine.wildmelds` solves."""
+    jokers: int = 0
+    """Jokers in the game; with any, :mod:`engine.wildmelds` solves."""
+    joker_value: int = 0
+    """Deadwood value of a joker left unmelded."""
 
     def __post_init__(self) -> None:
         if self.max_run_length is not None and self.max_run_length < 3:
@@ -427,7 +433,14 @@ def _sets_from_removed(removed: tuple[int, int, int, int]) -> Iterator[tuple[Car
 
 @cache
 def solver(rules: MeldRules = GIN_MELDS) -> MeldSolver:
-    """The solver for ``rules``, built on first use (a few hundred milliseconds) and kept."""
+    """The solver for ``rules``, built on first use (a few hundred milliseconds) and kept.
+
+    Two decks or jokers: the multiset solver of :mod:`engine.wildmelds` (same methods).
+    """
+    if rules.decks > 1 or rules.jokers:
+        from engine.wildmelds import WildSolver  # imports this module
+
+        return WildSolver(rules)  # type: ignore[return-value]
     return MeldSolver(rules)
 
 

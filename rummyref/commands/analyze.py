@@ -9,7 +9,7 @@ cannot be analysed gets an ``error`` field instead, and processing goes on.
 >>> analyze_record({"kind": "poker"})
 Traceback (most recent call last):
 ...
-rummyref.commands.analyze.RecordError: unknown kind 'poker': expected one of deadwood, layoff, score
+rummyref.commands.analyze.RecordError: unknown kind 'poker': expected one of deadwood, layoff, score...
 
 New kinds register a handler with :func:`kind`; a handler takes the record and the rules
 and returns the fields to add.
@@ -38,11 +38,17 @@ class RecordError(ValueError):
     """An input line that is not a well-formed request."""
 
 
-def kind(name: str) -> Callable[[Handler], Handler]:
+OWN_RULES: set[str] = set()
+"""Kinds that read their own ``rules`` object (other games), not the Gin options."""
+
+
+def kind(name: str, own_rules: bool = False) -> Callable[[Handler], Handler]:
     """Register the handler of one input kind."""
 
     def register_handler(handler: Handler) -> Handler:
         KINDS[name] = handler
+        if own_rules:
+            OWN_RULES.add(name)
         return handler
 
     return register_handler
@@ -197,7 +203,8 @@ def analyze_record(record: Any, base_rules: GinRules = GinRules()) -> Record:
     if handler is None:
         raise RecordError(f"unknown kind {name!r}: expected one of {', '.join(sorted(KINDS))}")
     head = {key: record[key] for key in ("id", "kind") if key in record}
-    return {**head, **handler(record, record_rules(record, base_rules))}
+    rules = base_rules if name in OWN_RULES else record_rules(record, base_rules)
+    return {**head, **handler(record, rules)}
 
 
 ANALYSIS_ERRORS = (RecordError, CardError, MeldError, GinError, RulesError)
@@ -238,6 +245,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "      -> opponent_deadwood_after_layoffs, layoffs, opponent_melds\n"
             '  {"kind":"score","knocker_hand":[...],"opponent_hand":[...],"knocker_melds"?:..,"rules"?:{..}}\n'
             "      -> knocker_deadwood, opponent_deadwood, winner, points, gin, undercut, explanation\n"
+            '  {"kind":"wiener","hand":[10 or 11 cards],"rules"?:{"knock_limit":5}}\n'
+            "      -> min_deadwood, melds (jokers as JK); with 11 cards also best_discard_deadwood,\n"
+            "         best_discards, knock_legal, rummy\n"
+            '  {"kind":"tiles_partition","tiles":[...],"rules"?:{"jokers":2,"palette":"rummikub"}}\n'
+            "      -> valid, partition (groups and runs) or reason\n"
+            '  {"kind":"tiles_turn","before":[[..]],"after":[[..]],"rack_played":[..],"opened":bool,"drew"?:bool}\n'
+            "      -> legal, violations, opening_points (when the turn is an opening)\n"
             "optional on every line: \"id\" (echoed), \"rules\" (a preset name or an object of options,\n"
             "e.g. {\"preset\":\"gra\",\"tie_is_undercut\":false}), \"upcard\" (Oklahoma Gin).\n"
             "exit status: 0 if every line was analysed, 1 if some line got an error."
@@ -267,3 +281,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.quiet:
         print(f"analyze: {total} lines, {errors} with errors", file=sys.stderr)
     return 1 if errors else 0
+
+
+# The kinds of the other games register themselves (after `kind` exists).
+from rummyref.commands import analyze_games  # noqa: E402,F401

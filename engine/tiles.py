@@ -1,0 +1,367 @@
+"""Tile Rummy (Ravensburger Rummy, rules text 002): groups, the table solver, turn checking, scoring.
+
+Tiles 1-13 in four colours, each twice, plus 4 jokers (or 2 by agreement); 14 tiles each.
+Tile codes are parsed by :mod:`engine.cards` (``R7``, ``Y13``, ``JK``; Ravensburger colours
+Y G B R, Rummikub colours K B O R). Groups ("Satz") are 3-4 tiles of one number in different
+colours, runs ("Reihe") 3 or more consecutive numbers of one colour, 1..13, no wrap. The
+table solver is the one meld solver (:class:`engine.wildmelds.WildSolver`) in partition mode.
+
+>>> from engine.cards import parse_tiles
+>>> result = partition(parse_tiles("R5 R6 R7 Y9 G9 JK B1 B2 B3 B4"))
+>>> result.valid, [" ".join(group) for group in result.groups]
+(True, ['Y9 G9 JK', 'B1 B2 B3 B4', 'R5 R6 R7'])
+>>> partition(parse_tiles("R5 R6 R8")).reason
+'R5 fits no group or run with these tiles'
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+from engine.cards import RAVENSBURGER, CardError, Joker, Tile, TilePalette, format_cards, parse_tiles
+from engine.melds import MeldRules
+from engine.wildmelds import WildMeld, WildMeldError, WildSolver, tile_pieces
+
+JOKER_POINTS = 25
+"""A joker's value: in the opening (002: "immer 25 Punkte") and on the rack at the end."""
+TILES_EACH = 14
+
+
+class TileRuleError(ValueError):
+    """Input the tile rules cannot take: wrong tiles, a winner with tiles left."""
+
+
+@dataclass(frozen=True)
+class TileRules:
+    """The options of 002 (defaults: the Ravensburger rulebook).
+
+    >>> TileRules().opening_points, TileRules().turn_seconds, TileRules(jokers=2).jokers
+    (40, 120, 2)
+    """
+
+    palette: TilePalette = RAVENSBURGER
+    jokers: int = 4
+    """4, or 2 "by agreement"."""
+    opening_points: int = 40
+    joker_opening_represented: bool = False
+    """Count a joker in the opening as the tile it stands for (other rulebooks) instead of 25."""
+    turn_seconds: int = 120
+    """The two-minute limit per turn (002 "Zeitbegrenzung")."""
+
+    def __post_init__(self) -> None:
+        if self.jokers not in (2, 4):
+            raise TileRuleError(f"tile Rummy is played with 4 jokers or 2, got {self.jokers}")
+
+    @property
+    def meld_rules(self) -> MeldRules:
+        return MeldRules(rank_values=tuple(range(1, 14)), decks=2, jokers=self.jokers, joker_value=JOKER_POINTS)
+
+    def solver(self) -> WildSolver:
+        return _solver(self)
+
+    def timer(self) -> dict:
+        """The turn timer as data for the dashboard."""
+        return {
+            "seconds": self.turn_seconds,
+            "penalty": "take back every tile not placed in a valid group or run",
+            "rule": "002 Zeitbegrenzung: each turn must be finished within 2 minutes",
+        }
+
+
+_SOLVERS: dict[TileRules, WildSolver] = {}
+
+
+def _solver(rules: TileRules) -> WildSolver:
+    if rules not in _SOLVERS:
+        _SOLVERS[rules] = WildSolver(rules.meld_rules, tile_pieces(rules.palette))
+    return _SOLVERS[rules]
+
+
+def tile_value(tile: Tile | Joker) -> int:
+    """Penalty value on the rack: the number, a joker 25."""
+    return JOKER_POINTS if isinstance(tile, Joker) else tile.number
+
+
+def group_of(tiles: Sequence, rules: TileRules = TileRules()) -> WildMeld:
+    """Check one group or run as laid on the table (jokers keep their places when the order
+    makes sense; otherwise any reading counts).
+
+    >>> from engine.cards import parse_tiles
+    >>> group_of(parse_tiles("R5 JK R7")).stands_for[1]
+    Tile('R6')
+    >>> group_of(parse_tiles("R12 R13 R1"))
+    Traceback (most recent call last):
+    ...
+    engine.wildmelds.WildMeldError: R12 R13 R1: not a run: the ranks do not fit one sequence of 3 within A..K (never round the corner)
+    """
+    kind = tile_pieces(rules.palette)
+    try:
+        return WildMeld.of(tiles, ace_high=False, kind_of=kind, ordered=True)
+    except WildMeldError:
+        return WildMeld.of(tiles, ace_high=False, kind_of=kind)
+
+
+# --- the table solver ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PartitionResult:
+    valid: bool
+    groups: tuple[tuple[str, ...], ...]
+    """One partition into groups and runs (tile codes, jokers as JK), if valid."""
+    reason: str | None
+
+
+def partition(tiles: Sequence, rules: TileRules = TileRules()) -> PartitionResult:
+    """Can ``tiles`` be laid out as valid groups and runs, every tile used?"""
+    solver = rules.solver()
+    try:
+        solver.count(tiles)
+    except WildMeldError as error:
+        raise TileRuleError(str(error)) from None
+    if not tiles:
+        return PartitionResult(True, (), None)
+    found = solver.partition(tiles)
+    if found is not None:
+        return PartitionResult(True, tuple(tuple(m.codes()) for m in found.melds), None)
+    return PartitionResult(False, (), _why_not(tiles, rules))
+
+
+def _why_not(tiles: Sequence, rules: TileRules) -> str:
+    jokers = sum(isinstance(t, Joker) for t in tiles)
+    naturals = [t for t in tiles if not isinstance(t, Joker)]
+    if not naturals:
+        return f"{jokers} joker(s) alone: a group needs at least 3 tiles"
+    have = set(naturals)
+    for tile in naturals:
+        colours = {t.colour for t in have if t.number == tile.number}
+        in_group = len(colours) + jokers >= 3
+        in_run = any(
+            sum(Tile(tile.colour, n) in have for n in range(low, low + 3)) + jokers >= 3
+            for low in range(max(1, tile.number - 2), min(tile.number, 11) + 1)
+        )
+        if not (in_group or in_run):
+            return f"{tile} fits no group or run with these tiles"
+    return (f"every tile fits some group or run, but no partition uses all {len(tiles)} tiles at once "
+            f"({jokers} joker(s))")
+
+
+# --- turn checking --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TurnCheck:
+    legal: bool
+    violations: tuple[str, ...]
+    opening_points: int | None
+    """Points of the player's first laying out, when this turn is one."""
+
+
+def _label(index: int, group: Sequence) -> str:
+    return f"group {index + 1} ({format_cards(group)})"
+
+
+def check_turn(before: Sequence[Sequence], after: Sequence[Sequence], rack_played: Sequence, opened: bool,
+               rules: TileRules = TileRules(), drew: bool = False) -> TurnCheck:
+    """Is a turn legal? ``before``/``after``: the table's groups (tiles in table order);
+    ``rack_played``: the tiles the player added from the rack; ``opened``: whether the player
+    had made the first laying out before this turn; ``drew``: the player took a tile this turn.
+
+    >>> from engine.cards import parse_tiles as t
+    >>> check = check_turn([t("B8 G8 Y8 R8")], [t("B8 G8 Y8"), t("R7 R8 R9")], t("R7 R9"), opened=True)
+    >>> check.legal, check.violations
+    (True, ())
+    >>> print(*check_turn([], [t("R10 R11 R12")], t("R10 R11 R12"), opened=False).violations)
+    the first laying out is worth 33 points; it needs at least 40 from the player's own tiles
+    """
+    violations: list[str] = []
+    table_before = Counter(tile for group in before for tile in group)
+    played = Counter(rack_played)
+    table_after = Counter(tile for group in after for tile in group)
+    for tile, n in ((table_before + played) - table_after).items():
+        from_table = min(n, table_before[tile])
+        if from_table:
+            if isinstance(tile, Joker):
+                violations.append("a joker taken from the table is not on the table again: a freed joker must be used in the same turn")
+            else:
+                violations.append(f"{tile} was on the table and is missing after the turn: every tile on the table must stay there")
+        if n - from_table:
+            violations.append(f"{tile} was played from the rack but is not on the table")
+    for tile in (table_after - (table_before + played)):
+        violations.append(f"{tile} is on the table but was neither there before nor played from the rack")
+    if drew and rack_played:
+        violations.append("a player who draws a tile lays out nothing in that turn; laying out waits until the next turn (002)")
+    if not rack_played and Counter(map(_key, before)) != Counter(map(_key, after)):
+        violations.append("the table was rearranged but no tile was played from the rack: a turn lays out tiles or draws one")
+    melds: dict[int, WildMeld] = {}
+    for index, group in enumerate(after):
+        try:
+            melds[index] = group_of(group, rules)
+        except WildMeldError as error:
+            violations.append(f"{_label(index, group)} is not a valid group or run: {_reason(error)}")
+    violations += _split_violations(before, after)
+    violations += _joker_violations(before, after, rules)
+    opening = None
+    if not opened and rack_played:
+        opening, opening_problems = _opening(before, after, rack_played, melds, rules)
+        violations += opening_problems
+    return TurnCheck(not violations, tuple(violations), opening)
+
+
+def _key(group: Sequence) -> tuple:
+    return tuple(sorted(map(str, group)))
+
+
+def _reason(error: WildMeldError) -> str:
+    text = str(error)
+    return text.split(": ", 1)[1] if ": " in text else text
+
+
+def _split_violations(before: Sequence[Sequence], after: Sequence[Sequence]) -> list[str]:
+    """002 Umbauen: taking part of a combination leaves at least 3 of its tiles together.
+
+    A combination taken apart completely is fine, and tiles taken may join any others (the
+    rulebook's own example: blue 4 and 5 split off blue 1-5 to join a blue 3). What breaks the
+    rule is what is left behind: a group made only of 1-2 tiles of one old combination.
+    """
+    problems = []
+    for a_index, group in enumerate(after):
+        if not 0 < len(group) < 3:
+            continue
+        for b_index, old in enumerate(before):
+            if len(old) > len(group) and not Counter(group) - Counter(old):
+                problems.append(
+                    f"{_label(a_index, group)} is what is left of split combination {b_index + 1} "
+                    f"({format_cards(old)}): a split must leave at least 3 of its tiles together"
+                )
+                break
+    return problems
+
+
+def _joker_violations(before: Sequence[Sequence], after: Sequence[Sequence], rules: TileRules) -> list[str]:
+    """002: a joker on the table may be used elsewhere only after the tile it stands for replaced it."""
+    problems = []
+    for b_index, old in enumerate(before):
+        jokers = sum(isinstance(t, Joker) for t in old)
+        if not jokers:
+            continue
+        try:
+            meld = group_of(old, rules)
+        except WildMeldError:
+            continue
+        naturals = Counter(t for t in old if not isinstance(t, Joker))
+        home = max(after, key=lambda g: sum((Counter(g) & naturals).values()), default=[])
+        kept = min(jokers, sum(isinstance(t, Joker) for t in home))
+        freed = jokers - kept
+        if not freed:
+            continue
+        added = Counter(home) - Counter(old)
+        if meld.kind == "set":
+            number = next(t.number for t in old if not isinstance(t, Joker))
+            colours = {t.colour for t in old if not isinstance(t, Joker)}
+            wanted = [t for t in added.elements() if not isinstance(t, Joker) and t.number == number and t.colour not in colours]
+            missing_text = f"a {number} of a missing colour"
+        else:
+            stand_ins = [s for p, s in zip(meld.pieces, meld.stands_for) if isinstance(p, Joker)]
+            wanted = [t for t in added.elements() if t in stand_ins]
+            missing_text = " or ".join(str(s) for s in stand_ins)
+        if len(wanted) < freed:
+            problems.append(
+                f"a joker was taken from combination {b_index + 1} ({format_cards(old)}) without putting "
+                f"{missing_text} in its place (002: a joker is freed only by the tile it stands for)"
+            )
+    return problems
+
+
+def _opening(before, after, rack_played, melds, rules: TileRules) -> tuple[int, list[str]]:
+    """The first laying out: combinations of the player's own tiles worth >= 40 (joker 25)."""
+    problems = []
+    rack = Counter(rack_played)
+    unchanged = Counter(map(_key, before))
+    points = 0
+    touched = []
+    for index, group in enumerate(after):
+        if unchanged[_key(group)]:
+            unchanged[_key(group)] -= 1
+            continue
+        if index in melds and not Counter(group) - rack:
+            rack -= Counter(group)
+            meld = melds[index]
+            for piece, stands in zip(meld.pieces, meld.stands_for):
+                if isinstance(piece, Joker):
+                    represented = rules.joker_opening_represented and stands is not None
+                    points += stands.number if represented else JOKER_POINTS
+                else:
+                    points += piece.number
+        else:
+            touched.append((index, group))
+    if points < rules.opening_points:
+        problems.append(f"the first laying out is worth {points} points; it needs at least "
+                        f"{rules.opening_points} from the player's own tiles")
+        for index, group in touched:
+            problems.append(f"{_label(index, group)} uses tiles from the table: before the first laying out of "
+                            f"{rules.opening_points} points nothing may be added to the table's combinations")
+    return points, problems
+
+
+# --- the turn timer and the round end ------------------------------------------------------------
+
+
+def overrun(after: Sequence[Sequence], rules: TileRules = TileRules()) -> tuple[list[list], list]:
+    """Two minutes are up: the valid groups stay, the player takes back every other tile.
+
+    >>> from engine.cards import parse_tiles as t
+    >>> table, back = overrun([t("R1 R2 R3"), t("B5 B7")])
+    >>> [format_cards(g) for g in table], format_cards(back)
+    (['R1 R2 R3'], 'B5 B7')
+    """
+    table, back = [], []
+    for group in after:
+        try:
+            group_of(group, rules)
+            table.append(list(group))
+        except WildMeldError:
+            back.extend(group)
+    return table, back
+
+
+@dataclass(frozen=True)
+class RoundScore:
+    points: tuple[int, ...]
+    """Plus points for the winner, minus points for the others; all 0 on a draw."""
+    draw: bool
+
+
+def score_round(racks: Sequence[Sequence], winner: int | None) -> RoundScore:
+    """Penalties are the tiles left (joker 25); the winner gets their sum. ``winner`` None:
+    the stock ran out first and the round is a draw.
+
+    >>> from engine.cards import parse_tiles as t
+    >>> score_round([[], t("R5 JK"), t("B13 Y1")], winner=0).points
+    (44, -30, -14)
+    """
+    if winner is None:
+        return RoundScore((0,) * len(racks), True)
+    if not 0 <= winner < len(racks):
+        raise TileRuleError(f"winner {winner} is not one of the {len(racks)} players")
+    if racks[winner]:
+        raise TileRuleError(f"player {winner} still has {format_cards(racks[winner])}: the winner has laid out every tile")
+    penalties = [sum(tile_value(t) for t in rack) for rack in racks]
+    total = sum(penalties)
+    return RoundScore(tuple(total if p == winner else -n for p, n in enumerate(penalties)), False)
+
+
+def parse_groups(groups: Iterable, rules: TileRules = TileRules(), what: str = "table") -> list[list]:
+    """Parse a list of groups of tile codes (errors name the group)."""
+    parsed = []
+    for index, group in enumerate(groups):
+        if not isinstance(group, (list, str)):
+            raise TileRuleError(f"{what} group {index + 1} must be a list of tile codes, got {group!r}")
+        try:
+            parsed.append(parse_tiles(group, rules.palette, jokers=rules.jokers))
+        except CardError as error:
+            raise TileRuleError(f"{what} group {index + 1}: {error}") from None
+    return parsed
+

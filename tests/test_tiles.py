@@ -1,0 +1,189 @@
+"""Tile Rummy (rules text 002): every worked example and rule statement."""
+
+import pytest
+
+from engine.cards import JOKER, RUMMIKUB, parse_tiles
+from engine.tiles import (
+    JOKER_POINTS, TileRuleError, TileRules, check_turn, group_of, overrun, partition, score_round,
+)
+from engine.wildmelds import WildMeldError
+
+
+def t(text, palette=None):
+    return parse_tiles(text, palette) if palette else parse_tiles(text)
+
+
+def groups(*texts):
+    return [t(text) for text in texts]
+
+
+# --- groups and runs -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text", ["Y5 G5 B5 R5", "G9 R9 Y9", "R5 R6 R7 R8", "B10 B11 B12", "B10 B11 B12 B13 B9",
+                                  "G9 R9 Y9 B9", "G9 R9 Y9 JK", "B10 B11 B12 JK", "JK B10 B11 B12"])
+def test_valid_combinations_of_the_rulebook(text):
+    group_of(t(text))
+
+
+@pytest.mark.parametrize("text,why", [
+    ("R5 R6", "at least 3"),
+    ("R5 R5 Y5", "a suit appears twice"),
+    ("Y5 G5 B5 R5 JK", "at most 4"),
+    ("R12 R13 R1", "never round the corner"),
+    ("R5 R6 B7", "two suits"),
+])
+def test_invalid_combinations(text, why):
+    with pytest.raises(WildMeldError, match=why):
+        group_of(t(text))
+
+
+def test_joker_reads_from_its_place_on_the_table():
+    assert str(group_of(t("B10 B11 B12 JK")).stands_for[3]) == "B13"
+    assert str(group_of(t("JK B10 B11 B12")).stands_for[0]) == "B9"
+
+
+def test_rummikub_palette():
+    group_of(t("K5 O5 B5", RUMMIKUB), TileRules(palette=RUMMIKUB))
+
+
+def test_jokers_four_or_two():
+    assert TileRules(jokers=2).jokers == 2
+    with pytest.raises(TileRuleError):
+        TileRules(jokers=3)
+    with pytest.raises(TileRuleError):
+        partition([JOKER] * 3, TileRules(jokers=2))
+
+
+# --- the table solver --------------------------------------------------------------------
+
+
+def test_partition_returns_groups_covering_every_tile():
+    tiles = t("B4 G4 Y4 G5 G6 G7 JK R4 R4 R5 R6 B4 Y4 G4")
+    result = partition(tiles)
+    assert result.valid
+    laid = sorted(code for group in result.groups for code in group)
+    assert laid == sorted(map(str, tiles))
+    for group in result.groups:
+        group_of(parse_tiles(group))
+
+
+def test_partition_says_why_not():
+    assert not partition(t("R5 R6 R8")).valid
+    assert partition(t("R1 R2 R3 B7")).reason == "B7 fits no group or run with these tiles"
+    reason = partition(t("R1 R2 R3 R4 Y4 G4 R5 R6")).reason
+    assert reason is None or "no partition" in reason
+
+
+def test_full_box_is_a_table():
+    tiles = t(" ".join(f"{c}{n}" for c in "YGBR" for n in range(1, 14)) * 1)
+    assert partition(tiles + tiles + [JOKER, JOKER]).valid
+
+
+# --- turns ---------------------------------------------------------------------------------
+
+
+def test_rulebook_example_laying_off_onto_run_and_set():
+    check = check_turn(groups("B10 B11 B12"), groups("B9 B10 B11 B12 B13"), t("B13 B9"), opened=True)
+    assert check.legal
+    assert check_turn(groups("G9 R9 Y9"), groups("G9 R9 Y9 B9"), t("B9"), opened=True).legal
+    assert check_turn(groups("G9 R9 Y9"), groups("G9 R9 Y9 JK"), t("JK"), opened=True).legal
+
+
+def test_rulebook_example_take_red_8_from_set():
+    assert check_turn(groups("B8 G8 Y8 R8"), groups("B8 G8 Y8", "R7 R8 R9"), t("R7 R9"), opened=True).legal
+
+
+def test_rulebook_example_split_blue_run():
+    assert check_turn(groups("B1 B2 B3 B4 B5"), groups("B1 B2 B3", "B3 B4 B5"), t("B3"), opened=True).legal
+
+
+def test_rulebook_example_runs_into_sets():
+    before = groups("G4 G5 G6 G7", "Y4 Y5 Y6 Y7", "B4 B5 B6")
+    after = groups("G4 Y4 B4 R4", "G5 Y5 B5", "G6 Y6 B6 R6", "G7 Y7 R7")
+    assert check_turn(before, after, t("R4 R6 R7"), opened=True).legal
+
+
+def test_every_table_tile_must_stay():
+    check = check_turn(groups("R1 R2 R3 R4"), groups("R2 R3 R4"), t(""), opened=True)
+    assert not check.legal and any("R1 was on the table" in v for v in check.violations)
+
+
+def test_invalid_group_is_named():
+    check = check_turn(groups("R1 R2 R3"), groups("R1 R2 R3", "B5 B6 B8"), t("B5 B6 B8"), opened=True)
+    assert check.violations == ("group 2 (B5 B6 B8) is not a valid group or run: not a run: the ranks do not fit one "
+                                "sequence of 3 within A..K (never round the corner)",)
+
+
+def test_split_leaving_fewer_than_three_is_named():
+    check = check_turn(groups("Y5 G5 B5 R5"), groups("B5 R5", "Y3 Y4 Y5", "G5 G6 G7"), t("Y3 Y4 G6 G7"), opened=True)
+    assert any("is what is left of split combination 1" in v for v in check.violations)
+
+
+def test_freed_joker_needs_its_tile_in_place():
+    before = groups("R5 JK R7")
+    bad = check_turn(before, groups("R5 R7 B6", "JK B7 B8"), t("B6 B7 B8"), opened=True)
+    assert any("without putting R6 in its place" in v for v in bad.violations)
+    good = check_turn(before, groups("R5 R6 R7", "JK B7 B8"), t("R6 B7 B8"), opened=True)
+    assert good.legal
+
+
+def test_freed_joker_must_be_used_same_turn():
+    check = check_turn(groups("R5 JK R7"), groups("R5 R6 R7"), t("R6"), opened=True)
+    assert any("freed joker must be used in the same turn" in v for v in check.violations)
+
+
+def test_opening_needs_40_from_own_tiles_joker_counts_25():
+    ok = check_turn([], groups("R10 R11 R12", "JK Y2 Y3"), t("R10 R11 R12 JK Y2 Y3"), opened=False)
+    assert ok.legal and ok.opening_points == 33 + 25 + 5
+    short = check_turn([], groups("R10 R11 R12"), t("R10 R11 R12"), opened=False)
+    assert not short.legal and short.opening_points == 33
+
+
+def test_opening_joker_as_represented_tile_option():
+    turn = ([], groups("JK Y2 Y3", "R10 R11 R12"), t("JK Y2 Y3 R10 R11 R12"))
+    assert check_turn(*turn, opened=False, rules=TileRules(joker_opening_represented=True)).opening_points == 1 + 5 + 33
+
+
+def test_no_adding_to_the_table_before_opening():
+    check = check_turn(groups("B1 B2 B3"), groups("B1 B2 B3 B4"), t("B4"), opened=False)
+    assert any("before the first laying out" in v and "B1 B2 B3 B4" in v for v in check.violations)
+
+
+def test_after_opening_may_add_at_once():
+    before = groups("B1 B2 B3")
+    after = groups("B1 B2 B3 B4", "R13 Y13 G13", "R1 G1 Y1")
+    assert check_turn(before, after, t("B4 R13 Y13 G13 R1 G1 Y1"), opened=False).legal
+
+
+def test_the_tile_enabling_the_opening_waits_a_turn():
+    check = check_turn([], groups("R10 R11 R12 R13"), t("R10 R11 R12 R13"), opened=False, drew=True)
+    assert any("waits until the next turn" in v for v in check.violations)
+
+
+def test_rearranging_without_playing_is_no_turn():
+    check = check_turn(groups("B1 B2 B3 B4 B5 B6"), groups("B1 B2 B3", "B4 B5 B6"), [], opened=True)
+    assert any("no tile was played" in v for v in check.violations)
+
+
+# --- timer and scoring -------------------------------------------------------------------
+
+
+def test_two_minute_timer_as_data_and_penalty():
+    assert TileRules().timer()["seconds"] == 120
+    table, back = overrun(groups("R1 R2 R3", "B5 B7", "Y9 G9 R9"))
+    assert [len(g) for g in table] == [3, 3] and sorted(map(str, back)) == ["B5", "B7"]
+
+
+def test_round_scoring_joker_25_winner_gets_the_sum():
+    score = score_round([t(""), t("R5 JK"), t("B13 Y1")], winner=0)
+    assert score.points == (5 + JOKER_POINTS + 14, -30, -14) and not score.draw
+
+
+def test_stock_exhausted_is_a_draw():
+    assert score_round([t("R1"), t("B2")], winner=None).draw
+
+
+def test_winner_must_have_an_empty_rack():
+    with pytest.raises(TileRuleError, match="still has R1"):
+        score_round([t("R1"), t("B2")], winner=0)

@@ -1,0 +1,59 @@
+"""Fixtures for the dashboard tests: an app on a fresh record, a real waitress server, Chromium."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pytest
+
+from tests.webui.support import CHROMIUM, CHROMIUM_ARGS, PHONE, PIN, FakeClock
+from webui import create_app, make_server
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def app(tmp_path, clock):
+    return create_app({"DATABASE": str(tmp_path / "record.sqlite3"), "PIN": PIN, "API_TOKEN": "token-for-tests",
+                       "PIN_CLOCK": clock, "SSE_LIFETIME": 2.0})
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture
+def server(app):
+    """A real waitress server on 127.0.0.1 and a free port, in a thread."""
+    httpd = make_server(app, host="127.0.0.1", port=0)
+    thread = threading.Thread(target=httpd.run, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.effective_port}"
+    httpd.close()
+    thread.join(timeout=5)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Headless Debian Chromium through Playwright; missing Chromium is a failure, not a skip."""
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"browser tests need Chromium at {CHROMIUM}: apt-get install -y chromium")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def phone(browser):
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    yield page
+    context.close()

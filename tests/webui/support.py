@@ -1,0 +1,82 @@
+"""Helpers for the dashboard tests (fixtures are in conftest.py)."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+PIN = "246810"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync"]
+PHONE = {"width": 390, "height": 844}
+SCREENSHOTS = Path(os.environ.get("RUMMYREF_SCREENSHOTS", "runs/screenshots"))
+
+
+class FakeClock:
+    """Time for the PIN back-off, moved by the test instead of by sleeping."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def undercut_result() -> dict:
+    """A hand result as the engine reports it (000 §10's example)."""
+    return {
+        "kind": "undercut", "knocker": "Ann", "winner": "Ben", "points": 11,
+        "explanation": "Ben 4 <= Ann 5: undercut, 1 + 10 bonus", "rule": "000 §10",
+        "players": {
+            "Ann": {"melds": [["7H", "8H", "9H", "10H"], ["KS", "KD", "KC"]], "deadwood": ["2C", "3D"], "deadwood_points": 5, "laid_off": []},
+            "Ben": {"melds": [["4S", "5S", "6S"], ["QH", "QD", "QC"]], "deadwood": ["AC", "3S"], "deadwood_points": 4, "laid_off": ["10H"]},
+        },
+    }
+
+
+def knock_result(points: int = 12) -> dict:
+    return {"kind": "knock", "knocker": "Ann", "winner": "Ann", "points": points,
+            "explanation": f"Ann knocks with 5, Ben has {5 + points}: Ann scores {points}", "rule": "000 §9", "players": {}}
+
+
+
+
+
+
+
+
+def csrf_of(client, path: str = "/unlock") -> str:
+    """The CSRF token a page hands this client."""
+    page = client.get(path)
+    return re.search(r'name="csrf_token" value="([^"]+)"', page.text).group(1)
+
+
+def api_post(client, path: str, body: dict, pin: str | None = PIN):
+    headers = {"X-Table-Pin": pin} if pin is not None else {}
+    return client.post(path, json=body, headers=headers)
+
+
+def new_match(client, **extra) -> str:
+    response = api_post(client, "/api/matches", {"players": ["Ann", "Ben"], "preset": "rulebook", **extra})
+    assert response.status_code == 201, response.json
+    return response.json["match_id"]
+
+
+def post_event(client, match_id: str, kind: str, payload: dict, pin: str | None = PIN):
+    return api_post(client, f"/api/matches/{match_id}/events", {"kind": kind, "payload": payload}, pin)
+
+
+
+
+
+
+
+
+def screenshot(page, name: str) -> Path:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    page.wait_for_timeout(700)  # let the update animation finish
+    page.screenshot(path=str(path), full_page=True)
+    return path

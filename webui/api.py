@@ -1,0 +1,112 @@
+"""JSON API for the camera pipeline (and scripts): post events, snapshots, read state.
+
+Reads are open; writes need ``X-Table-Pin: <pin>`` or ``Authorization: Bearer <api token>``.
+
+    POST /api/matches                     {"players": ["Ann", "Ben"], "preset": "rulebook"}
+    POST /api/matches/<id>/events         {"kind": "discard", "payload": {"player": "Ann", "card": "KS"}}
+    POST /api/matches/<id>/hands          {"knocker": "Ann", "hands": {"Ann": "...", "Ben": "..."}}
+    POST /api/snapshots                   (body: JPEG bytes)  -> {"sha256": ...}
+    GET  /api/matches/<id>                the derived state
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, jsonify, request
+
+from webui import events
+from webui.db import get_store, notifier
+from webui.security import require_pin_for_api
+from webui.state import EVENT_KINDS, UnknownMatch, replay
+from webui.store import StoreError
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+
+@bp.before_request
+def protect_writes() -> None:
+    if request.method == "POST":
+        require_pin_for_api()
+
+
+def _json_body() -> dict:
+    if not request.is_json:
+        abort(415, description="send JSON with Content-Type: application/json")
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict):
+        abort(400, description="the body must be a JSON object")
+    return body
+
+
+def _invalid(exc: Exception):
+    field = getattr(exc, "field", None)
+    return jsonify({"error": "invalid input", "field": field, "message": str(exc)}), 400
+
+
+def _actor() -> str:
+    return f"api @ {request.remote_addr}"
+
+
+def _created(event):
+    notifier().notify()
+    return jsonify(event.to_dict()), 201
+
+
+@bp.post("/matches")
+def create_match():
+    try:
+        return _created(events.create_match(get_store(), _json_body(), _actor()))
+    except events.InvalidInput as exc:
+        return _invalid(exc)
+
+
+def _existing(match_id: str):
+    try:
+        return replay(get_store().events(match_id))
+    except UnknownMatch:
+        abort(404, description=f"there is no match {match_id!r} on this table")
+
+
+@bp.post("/matches/<match_id>/events")
+def post_event(match_id: str):
+    _existing(match_id)
+    body = _json_body()
+    kind = body.get("kind")
+    if kind == "match_created" or kind not in EVENT_KINDS:
+        return _invalid(events.InvalidInput("kind", f"unknown event kind {kind!r}: one of {', '.join(EVENT_KINDS[1:])}"))
+    try:
+        return _created(events.record(get_store(), match_id, kind, body.get("payload"), _actor()))
+    except events.InvalidInput as exc:
+        return _invalid(exc)
+
+
+@bp.post("/matches/<match_id>/hands")
+def post_hand(match_id: str):
+    """A finished hand as cards: the engine settles it (same path as manual scoring)."""
+    _existing(match_id)
+    try:
+        return _created(events.score_hand(get_store(), match_id, _json_body(), _actor()))
+    except events.InvalidInput as exc:
+        return _invalid(exc)
+
+
+@bp.post("/snapshots")
+def post_snapshot():
+    try:
+        digest = get_store().put_snapshot(request.get_data())
+    except StoreError as exc:
+        return jsonify({"error": "invalid snapshot", "message": str(exc)}), 400
+    return jsonify({"sha256": digest}), 201
+
+
+@bp.get("/matches/<match_id>")
+def match_state(match_id: str):
+    state = _existing(match_id)
+    standing = events.standing(state)
+    return jsonify({
+        "match": state.match_id, "players": state.players, "preset": state.preset, "last_event": state.last_event_id,
+        "totals": standing.totals, "boxes": standing.boxes, "finished": standing.finished,
+        "next_dealer": standing.next_dealer, "winner": standing.winner,
+        "hands": [{"hand": h.hand_id, "number": h.number, "status": h.status, "result": h.result} for h in state.hands],
+        "discards": state.discards, "stock_count": state.stock_count, "turn": state.turn,
+        "pending_readings": [{"reading": r.reading_id, "prompt": r.prompt, "choices": r.choices} for r in state.pending_readings],
+    })

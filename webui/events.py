@@ -1,0 +1,258 @@
+"""Checking and writing events: the single door through which anything enters the record.
+
+Forms and the JSON API both call :func:`record`; it validates the payload against
+the match as it stands, with errors that name the field, and only then appends.
+
+>>> check_name("  ")
+Traceback (most recent call last):
+...
+webui.events.InvalidInput: players: a player name must not be empty
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+import threading
+from typing import Any, Mapping
+
+from engine.cards import CardError, parse_card, parse_cards
+from engine.rules import RulesError
+from webui import engine_adapter
+from webui.state import HandRecord, MatchState, replay
+from webui.store import Event, EventStore
+
+_WRITE_LOCK = threading.Lock()
+_ID = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
+_SHA = re.compile(r"^[0-9a-f]{64}$")
+MAX_TEXT = 200
+
+
+class InvalidInput(ValueError):
+    """Input that cannot be recorded; ``field`` names what was wrong."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+        self.message = message
+
+
+def _require(condition: bool, field: str, message: str) -> None:
+    if not condition:
+        raise InvalidInput(field, message)
+
+
+def check_name(name: Any, field: str = "players") -> str:
+    _require(isinstance(name, str), field, f"a player name must be text, got {name!r}")
+    name = " ".join(name.split())
+    _require(bool(name), field, "a player name must not be empty")
+    _require(len(name) <= 24, field, f"player name {name[:30]!r} is longer than 24 characters")
+    _require(name.isprintable(), field, "a player name must be printable text")
+    return name
+
+
+def check_text(value: Any, field: str, required: bool = True) -> str:
+    _require(isinstance(value, str), field, f"must be text, got {type(value).__name__}")
+    value = value.strip()
+    _require(bool(value) or not required, field, "must not be empty")
+    _require(len(value) <= MAX_TEXT, field, f"must be at most {MAX_TEXT} characters")
+    return value
+
+
+def check_player(state: MatchState, name: Any, field: str) -> str:
+    _require(name in state.players, field, f"{name!r} is not a player of this match ({', '.join(state.players)})")
+    return name
+
+
+def check_card_codes(value: Any, field: str) -> list[str]:
+    _require(isinstance(value, (list, str)), field, "must be a list of card codes or a space-separated string")
+    try:
+        return [str(card) for card in parse_cards(value)]
+    except CardError as exc:
+        raise InvalidInput(field, str(exc)) from None
+
+
+def check_snapshot(store: EventStore, digest: Any, field: str = "evidence") -> str | None:
+    if digest is None:
+        return None
+    _require(isinstance(digest, str) and bool(_SHA.match(digest)), field, "must be the sha256 hex digest of a stored snapshot")
+    _require(store.has_snapshot(digest), field, f"no snapshot {digest[:12]}... has been stored; post it to /api/snapshots first")
+    return digest
+
+
+def check_new_match(payload: Mapping[str, Any]) -> dict[str, Any]:
+    """Validate a ``match_created`` payload and return it normalised."""
+    players = payload.get("players")
+    _require(isinstance(players, list), "players", "must be a list of two names")
+    players = [check_name(p) for p in players]
+    _require(len(players) == 2, "players", f"Gin Rummy is played by two players, got {len(players)}")
+    _require(players[0].casefold() != players[1].casefold(), "players", "the two players need different names")
+    game = payload.get("game", "gin")
+    _require(game == "gin", "game", f"unknown game {game!r}: this dashboard scores 'gin'")
+    preset = payload.get("preset", "rulebook")
+    presets = engine_adapter.rule_presets()
+    _require(preset in presets, "preset", f"unknown rules preset {preset!r}: choose one of {', '.join(presets)}")
+    options = payload.get("options", {})
+    _require(isinstance(options, dict), "options", "must be an object of rule options")
+    try:
+        engine_adapter.build_rules(preset, options)
+    except (RulesError, TypeError) as exc:
+        raise InvalidInput("options", str(exc)) from None
+    first_dealer = payload.get("first_dealer") or players[1]
+    _require(first_dealer in players, "first_dealer", f"{first_dealer!r} is not one of the players")
+    return {"players": players, "game": game, "preset": preset, "options": options, "first_dealer": first_dealer}
+
+
+def check_result(result: Any, state: MatchState) -> dict[str, Any]:
+    """Validate a hand result dict (see :mod:`webui.engine_adapter`)."""
+    _require(isinstance(result, dict), "result", "must be an object")
+    _require(result.get("kind") in engine_adapter.HAND_KINDS, "result.kind", f"must be one of {', '.join(engine_adapter.HAND_KINDS)}")
+    winner = result.get("winner")
+    _require(winner is None or winner in state.players, "result.winner", f"{winner!r} is not a player of this match")
+    knocker = result.get("knocker")
+    _require(knocker is None or knocker in state.players, "result.knocker", f"{knocker!r} is not a player of this match")
+    points = result.get("points")
+    _require(isinstance(points, int) and not isinstance(points, bool) and 0 <= points <= 1000, "result.points", "must be a whole number 0..1000")
+    clean = {
+        "kind": result["kind"], "knocker": knocker, "winner": winner, "points": points,
+        "explanation": check_text(result.get("explanation", ""), "result.explanation", required=False),
+        "rule": check_text(result.get("rule", ""), "result.rule", required=False),
+        "players": {},
+    }
+    per_player = result.get("players", {})
+    _require(isinstance(per_player, dict), "result.players", "must be an object keyed by player")
+    for player, shown in per_player.items():
+        field = f"result.players.{player}"
+        check_player(state, player, field)
+        _require(isinstance(shown, dict), field, "must be an object")
+        melds = shown.get("melds", [])
+        _require(isinstance(melds, list), f"{field}.melds", "must be a list of card lists")
+        points_shown = shown.get("deadwood_points", 0)
+        _require(isinstance(points_shown, int) and points_shown >= 0, f"{field}.deadwood_points", "must be a whole number >= 0")
+        clean["players"][player] = {
+            "melds": [check_card_codes(meld, f"{field}.melds") for meld in melds],
+            "deadwood": check_card_codes(shown.get("deadwood", []), f"{field}.deadwood"),
+            "deadwood_points": points_shown,
+            "laid_off": check_card_codes(shown.get("laid_off", []), f"{field}.laid_off"),
+        }
+    return clean
+
+
+def check_event(store: EventStore, state: MatchState, kind: str, payload: Any) -> dict[str, Any]:
+    """Validate the payload of an event for an existing match; return it normalised."""
+    _require(isinstance(payload, dict), "payload", "must be an object")
+    p = payload
+    if kind == "discard":
+        try:
+            card = str(parse_card(p.get("card", "")))
+        except CardError as exc:
+            raise InvalidInput("card", str(exc)) from None
+        return {"player": check_player(state, p.get("player"), "player"), "card": card}
+    if kind == "table":
+        clean: dict[str, Any] = {}
+        if "stock_count" in p:
+            count = p["stock_count"]
+            _require(isinstance(count, int) and not isinstance(count, bool) and 0 <= count <= 52, "stock_count", "must be a whole number 0..52")
+            clean["stock_count"] = count
+        if "turn" in p:
+            clean["turn"] = check_player(state, p["turn"], "turn")
+        _require(bool(clean), "payload", "a table event needs stock_count and/or turn")
+        return clean
+    if kind == "reading_proposed":
+        reading = p.get("reading")
+        _require(isinstance(reading, str) and bool(_ID.match(reading)), "reading", "must be an id of 1-40 letters, digits, - or _")
+        _require(reading not in state.readings, "reading", f"reading {reading!r} was already proposed")
+        choices = p.get("choices")
+        _require(isinstance(choices, list) and 2 <= len(choices) <= 6, "choices", "must be a list of 2 to 6 answers")
+        choices = [check_text(c, "choices") for c in choices]
+        _require(len(set(choices)) == len(choices), "choices", "answers must differ")
+        return {"reading": reading, "prompt": check_text(p.get("prompt"), "prompt"), "choices": choices,
+                "evidence": check_snapshot(store, p.get("evidence"))}
+    if kind == "reading_confirmed":
+        reading = state.readings.get(p.get("reading"))
+        _require(reading is not None, "reading", f"no reading {p.get('reading')!r} in this match")
+        _require(reading.answer is None, "reading", f"reading {reading.reading_id!r} was already confirmed as {reading.answer!r}")
+        _require(p.get("choice") in reading.choices, "choice", f"must be one of {', '.join(reading.choices)}")
+        return {"reading": reading.reading_id, "choice": p["choice"]}
+    if kind == "hand_recorded":
+        dealer = p.get("dealer")
+        return {"dealer": None if dealer is None else check_player(state, dealer, "dealer"),
+                "input": _check_input(p.get("input", {})), "result": check_result(p.get("result"), state),
+                "evidence": check_snapshot(store, p.get("evidence"))}
+    if kind in ("hand_corrected", "hand_voided", "hand_restored"):
+        hand_id = p.get("hand")
+        try:
+            hand = state.hand(hand_id)
+        except LookupError:
+            raise InvalidInput("hand", f"no hand {hand_id!r} in this match") from None
+        clean = {"hand": hand.hand_id, "reason": check_text(p.get("reason", ""), "reason")}
+        if kind == "hand_corrected":
+            clean.update(input=_check_input(p.get("input", {})), result=check_result(p.get("result"), state))
+        elif kind == "hand_voided":
+            _require(hand.counted, "hand", f"hand {hand.number} is already undone")
+        else:
+            _require(not hand.counted, "hand", f"hand {hand.number} is counted; only an undone hand can be restored")
+        return clean
+    raise InvalidInput("kind", f"unknown event kind {kind!r}")
+
+
+def standing(state: MatchState, hands: list[HandRecord] | None = None) -> engine_adapter.Standing:
+    """The match standing after ``hands`` (default: every hand that counts; undone hands do not)."""
+    hands = state.counted_hands if hands is None else hands
+    return engine_adapter.match_standing(state.players, state.first_dealer, [(h.result, h.dealer) for h in hands],
+                                         state.preset, state.options)
+
+
+def _check_input(value: Any) -> dict[str, Any]:
+    _require(isinstance(value, dict), "input", "must be an object")
+    return value
+
+
+def record(store: EventStore, match_id: str, kind: str, payload: Any, actor: str) -> Event:
+    """Validate and append one event to an existing match (``match_created`` goes via :func:`create_match`)."""
+    with _WRITE_LOCK:
+        events = store.events(match_id)
+        state = replay(events)
+        clean = check_event(store, state, kind, payload)
+        if kind.startswith("hand_"):
+            # the match scorer must accept the match with this change (no hand after the match is over)
+            after = replay([*events, Event(state.last_event_id + 1, match_id, kind, clean, actor, "")])
+            try:
+                standing(after)
+            except engine_adapter.HandRejected as exc:
+                raise InvalidInput("hand", str(exc)) from None
+        return store.append(match_id, kind, clean, actor)
+
+
+def create_match(store: EventStore, payload: Mapping[str, Any], actor: str) -> Event:
+    clean = check_new_match(payload)
+    return store.append(secrets.token_hex(4), "match_created", clean, actor)
+
+
+def score_hand(store: EventStore, match_id: str, form: Mapping[str, Any], actor: str, correcting: int | None = None) -> Event:
+    """Record a hand from the cards each player showed: the engine settles it.
+
+    ``form`` holds ``knocker``, ``dealer`` and ``hands`` (player -> card codes);
+    with ``correcting`` the result replaces that hand's (a ``hand_corrected`` event).
+    """
+    state = replay(store.events(match_id))
+    knocker = check_player(state, form.get("knocker"), "knocker")
+    hands_in = form.get("hands")
+    _require(isinstance(hands_in, dict), "hands", "must give the cards of each player")
+    hands = {player: check_card_codes(hands_in.get(player, ""), f"hands.{player}") for player in state.players}
+    everything = [code for codes in hands.values() for code in codes]
+    check_card_codes(everything, "hands")  # a card in both hands is a duplicate
+    upcard = form.get("upcard") or None
+    if upcard:
+        check_card_codes([upcard], "upcard")
+    try:
+        result = engine_adapter.settle_hand(hands, knocker, state.preset, state.options, upcard)
+    except engine_adapter.HandRejected as exc:
+        raise InvalidInput("hands", str(exc)) from None
+    hand_input = {"knocker": knocker, "hands": hands, "upcard": upcard}
+    if correcting is not None:
+        payload = {"hand": correcting, "input": hand_input, "result": result,
+                   "reason": form.get("reason") or "cards corrected by hand"}
+        return record(store, match_id, "hand_corrected", payload, actor)
+    payload = {"dealer": form.get("dealer") or None, "input": hand_input, "result": result}
+    return record(store, match_id, "hand_recorded", payload, actor)

@@ -1,0 +1,191 @@
+"""Match state derived from the event log: nothing here is stored, all is replayed.
+
+>>> from webui.store import Event
+>>> log = [
+...     Event(1, "m", "match_created", {"players": ["Ann", "Ben"], "game": "gin",
+...           "preset": "rulebook", "options": {}, "first_dealer": "Ben"}, "host", "t"),
+...     Event(2, "m", "discard", {"player": "Ann", "card": "KS"}, "camera", "t"),
+...     Event(3, "m", "hand_recorded", {"dealer": "Ben", "input": {},
+...           "result": {"kind": "knock", "winner": "Ann", "points": 12}}, "camera", "t"),
+...     Event(4, "m", "hand_voided", {"hand": 3, "reason": "misread"}, "pin@10.0.0.2", "t"),
+... ]
+>>> state = replay(log)
+>>> state.players, [h.status for h in state.hands], state.discards
+(['Ann', 'Ben'], ['voided'], [])
+>>> [r.kind for r in state.hands[0].revisions]
+['hand_recorded', 'hand_voided']
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+from webui.store import Event
+
+
+class UnknownMatch(LookupError):
+    """No ``match_created`` event for this match id."""
+
+
+@dataclass
+class Revision:
+    """One event in the life of a recorded hand (the original, corrections, undo, restore)."""
+
+    event_id: int
+    kind: str
+    actor: str
+    at: str
+    reason: str
+    result: dict[str, Any] | None
+
+
+@dataclass
+class HandRecord:
+    """A recorded hand with its current version and the full audit trail."""
+
+    hand_id: int
+    number: int
+    dealer: str | None
+    input: dict[str, Any]
+    result: dict[str, Any]
+    evidence: str | None
+    status: str = "counted"
+    revisions: list[Revision] = field(default_factory=list)
+
+    @property
+    def counted(self) -> bool:
+        return self.status != "voided"
+
+    @property
+    def edited(self) -> bool:
+        return any(r.kind == "hand_corrected" for r in self.revisions)
+
+
+@dataclass
+class Reading:
+    """Something the camera is unsure about, waiting for a player's tap."""
+
+    reading_id: str
+    prompt: str
+    choices: list[str]
+    evidence: str | None
+    answer: str | None = None
+    answered_by: str | None = None
+
+
+@dataclass
+class MatchState:
+    match_id: str
+    players: list[str]
+    game: str
+    preset: str
+    options: dict[str, Any]
+    first_dealer: str
+    created_at: str
+    hands: list[HandRecord] = field(default_factory=list)
+    discards: list[dict[str, str]] = field(default_factory=list)
+    stock_count: int | None = None
+    turn: str | None = None
+    readings: dict[str, Reading] = field(default_factory=dict)
+    last_event_id: int = 0
+
+    @property
+    def counted_hands(self) -> list[HandRecord]:
+        return [hand for hand in self.hands if hand.counted]
+
+    @property
+    def pending_readings(self) -> list[Reading]:
+        return [r for r in self.readings.values() if r.answer is None]
+
+    def hand(self, hand_id: int) -> HandRecord:
+        for hand in self.hands:
+            if hand.hand_id == hand_id:
+                return hand
+        raise LookupError(f"match {self.match_id} has no hand {hand_id}")
+
+
+def replay(events: Iterable[Event]) -> MatchState:
+    """Fold a match's events, oldest first, into its state."""
+    state: MatchState | None = None
+    for event in events:
+        p = event.payload
+        if event.kind == "match_created":
+            state = MatchState(
+                match_id=event.match_id, players=list(p["players"]), game=p.get("game", "gin"),
+                preset=p.get("preset", "rulebook"), options=dict(p.get("options", {})),
+                first_dealer=p.get("first_dealer") or p["players"][0], created_at=event.created_at,
+            )
+        elif state is None:
+            raise UnknownMatch(f"event {event.id} ({event.kind}) comes before the match was created")
+        else:
+            _APPLY[event.kind](state, event)
+        state.last_event_id = event.id
+    if state is None:
+        raise UnknownMatch("no such match")
+    return state
+
+
+def _revision(event: Event, result: dict[str, Any] | None = None) -> Revision:
+    return Revision(event.id, event.kind, event.actor, event.created_at, event.payload.get("reason", ""), result)
+
+
+def _hand_recorded(state: MatchState, event: Event) -> None:
+    p = event.payload
+    hand = HandRecord(
+        hand_id=event.id, number=len(state.hands) + 1, dealer=p.get("dealer"), input=p.get("input", {}),
+        result=p["result"], evidence=p.get("evidence"),
+    )
+    hand.revisions.append(_revision(event, p["result"]))
+    state.hands.append(hand)
+    # a new hand starts with an empty table
+    state.discards, state.stock_count, state.turn = [], None, None
+
+
+def _hand_corrected(state: MatchState, event: Event) -> None:
+    hand = state.hand(event.payload["hand"])
+    hand.input, hand.result = event.payload.get("input", hand.input), event.payload["result"]
+    hand.revisions.append(_revision(event, event.payload["result"]))
+
+
+def _hand_status(status: str):
+    def apply(state: MatchState, event: Event) -> None:
+        hand = state.hand(event.payload["hand"])
+        hand.status = status
+        hand.revisions.append(_revision(event))
+
+    return apply
+
+
+def _discard(state: MatchState, event: Event) -> None:
+    state.discards.append({"player": event.payload["player"], "card": event.payload["card"]})
+
+
+def _table(state: MatchState, event: Event) -> None:
+    if "stock_count" in event.payload:
+        state.stock_count = event.payload["stock_count"]
+    if "turn" in event.payload:
+        state.turn = event.payload["turn"]
+
+
+def _reading_proposed(state: MatchState, event: Event) -> None:
+    p = event.payload
+    state.readings[p["reading"]] = Reading(p["reading"], p["prompt"], list(p["choices"]), p.get("evidence"))
+
+
+def _reading_confirmed(state: MatchState, event: Event) -> None:
+    reading = state.readings[event.payload["reading"]]
+    reading.answer, reading.answered_by = event.payload["choice"], event.actor
+
+
+_APPLY = {
+    "hand_recorded": _hand_recorded,
+    "hand_corrected": _hand_corrected,
+    "hand_voided": _hand_status("voided"),
+    "hand_restored": _hand_status("counted"),
+    "discard": _discard,
+    "table": _table,
+    "reading_proposed": _reading_proposed,
+    "reading_confirmed": _reading_confirmed,
+}
+EVENT_KINDS = ("match_created", *_APPLY)
