@@ -38,6 +38,7 @@ import itertools
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
+from operator import itemgetter
 from typing import Iterable, Iterator, Sequence
 
 from engine.cards import JOKER, SUITS, Card, Joker, RAVENSBURGER, Tile, TilePalette, format_cards
@@ -335,30 +336,24 @@ def solve_counts(counts: Sequence[Sequence[int]], jokers: int, values: Sequence[
     places = len(counts)
     sets_at = sets_at if sets_at is not None else [True] * places
     if not deadwood_ok:
-        plan = _solve(counts, jokers, values, joker_value, False, sets_at, track_room=False)
+        plan = _solve_partition(counts, jokers, sets_at, track_room=False)
         if plan is None or plan.spare_jokers == 0 or plan.spare_jokers >= 3 or _room(plan) >= plan.spare_jokers:
             return plan
         # That partition has no room for its 1-2 spare jokers: search again, counting room.
-        return _solve(counts, jokers, values, joker_value, False, sets_at, track_room=True)
-    return _solve(counts, jokers, values, joker_value, True, sets_at, track_room=False)
+        return _solve_partition(counts, jokers, sets_at, track_room=True)
+    return _solve(counts, jokers, values, joker_value, sets_at)
 
 
 def _solve(counts: Sequence[Sequence[int]], jokers: int, values: Sequence[int], joker_value: int,
-           deadwood_ok: bool, sets_at: Sequence[bool], track_room: bool) -> Plan | None:
+           sets_at: Sequence[bool]) -> Plan:
+    """Minimum deadwood (hands: Wiener Rummy), by a memoised search over the places."""
     places = len(counts)
     memo: dict = {}
-    partition = not deadwood_ok
 
-    def best(place: int, state: tuple, left: int, room: int) -> int:
+    def best(place: int, state: tuple, left: int) -> int:
         if place == places:
-            if partition:
-                completion = sum(2 * s[0] + s[1] for s in state)
-                spare = left - completion
-                if spare < 0:
-                    return INFINITE
-                return 0 if spare == 0 or spare >= 3 or spare <= room or completion else INFINITE
             return left * joker_value
-        key = (place, state, left, room)
+        key = (place, state, left)
         if key in memo:
             return memo[key][0]
         held = counts[place]
@@ -366,7 +361,7 @@ def _solve(counts: Sequence[Sequence[int]], jokers: int, values: Sequence[int], 
         after = counts[place + 2] if place + 2 < places else (0, 0, 0, 0)
         last = place + 1 == places
         value = values[place]
-        options = [_suit_options(state[s], held[s], left, deadwood_ok, nxt[s], after[s], place, last) for s in range(4)]
+        options = [_suit_options(state[s], held[s], left, True, nxt[s], after[s], place, last) for s in range(4)]
         found, choice = INFINITE, None
         for o0 in options[0]:
             j0 = o0[0]
@@ -385,19 +380,6 @@ def _solve(counts: Sequence[Sequence[int]], jokers: int, values: Sequence[int], 
                         naturals = o0[1] + o1[1] + o2[1] + o3[1]
                         widest = max(o0[1], o1[1], o2[1], o3[1])
                         new_state = (o0[3], o1[3], o2[3], o3[3])
-                        if partition:
-                            if o0[5] + o1[5] + o2[5] + o3[5] > left:
-                                continue
-                            if naturals and not sets_at[place]:
-                                continue
-                            set_jokers, set_room = _set_jokers(naturals, widest)
-                            if j3 + set_jokers > left:
-                                continue
-                            gained = min(2, room + o0[4] + o1[4] + o2[4] + o3[4] + set_room) if track_room else 2
-                            if best(place + 1, new_state, left - j3 - set_jokers, gained) == 0:
-                                memo[key] = (0, ((o0, o1, o2, o3), set_jokers))
-                                return 0
-                            continue
                         dead = (o0[2] + o1[2] + o2[2] + o3[2]) * value
                         if dead >= found:
                             continue
@@ -406,7 +388,7 @@ def _solve(counts: Sequence[Sequence[int]], jokers: int, values: Sequence[int], 
                                 break
                             if not _sets_fit(naturals, widest, set_jokers):
                                 continue
-                            cost = dead + best(place + 1, new_state, left - j3 - set_jokers, room)
+                            cost = dead + best(place + 1, new_state, left - j3 - set_jokers)
                             if cost < found:
                                 found, choice = cost, ((o0, o1, o2, o3), set_jokers)
                                 if found == 0:
@@ -416,22 +398,181 @@ def _solve(counts: Sequence[Sequence[int]], jokers: int, values: Sequence[int], 
         return found
 
     start = ((0, 0, 0),) * 4
+    cost = best(0, start, jokers)
+    steps = []
+    state, left = start, jokers
+    for place in range(places):
+        options, set_jokers = memo[(place, state, left)][1]
+        steps.append((tuple(o[:3] for o in options), set_jokers))
+        left -= sum(o[0] for o in options) + set_jokers
+        state = tuple(o[3] for o in options)
+    return Plan(cost, tuple(steps), left, tuple(tuple(c) for c in counts), False)
+
+
+@lru_cache(maxsize=1 << 16)
+def _partition_options(state: SuitState, held: int, jokers: int, next_held: int, after_held: int, place: int,
+                       last: bool) -> tuple[tuple, ...]:
+    """The partition-mode :func:`_suit_options` of one suit at one place, grouped by how many
+    naturals go to sets (index 0..held)."""
+    groups: list[list] = [[] for _ in range(held + 1)]
+    for option in _suit_options(state, held, jokers, False, next_held, after_held, place, last):
+        groups[option[1]].append(option)
+    return tuple(map(tuple, groups))
+
+
+def _set_splits(held: Sequence[int], jokers: int, sets_allowed: bool) -> list[tuple[tuple[int, ...], int, int]]:
+    """The ways to send naturals of one place to sets: (per suit count, jokers the sets need, room left).
+
+    >>> _set_splits((1, 1, 0, 0), jokers=1, sets_allowed=True)  # 2 naturals + 1 joker: a set with room for 1
+    [((0, 0, 0, 0), 0, 0), ((1, 1, 0, 0), 1, 1)]
+    """
+    splits = []
+    for split in itertools.product(*(range(h + 1) for h in held)):
+        naturals = sum(split)
+        if naturals and not sets_allowed:
+            continue
+        set_jokers, room = _set_jokers(naturals, max(split))
+        if set_jokers <= jokers:
+            splits.append((split, set_jokers, room))
+    return splits
+
+
+_SIXTHS = 6
+"""The joker lower bound counts in sixths of a joker: a set piece at a number held in two
+colours costs at least half a joker (the third piece of its set), in one colour two jokers."""
+
+
+def _joker_bounds(rows: Sequence[Sequence[int]], places: int, jokers: int, sets_at: Sequence[bool]) -> list:
+    """Per suit, a function (place, suit state) -> at least how many jokers (in sixths) that
+    suit's runs and set pieces need from that place on.
+
+    Each suit alone: its runs are solved exactly (jokers in runs cost one each), its pieces may
+    go to sets at the share of the set's jokers they must at least carry, given how many colours
+    the number has at all: n pieces from c colours fill at least n/c sets, which lack at least
+    (3 - c) n / c pieces. The suits' bounds add up to a lower bound of the jokers the whole
+    table needs, so a state whose bound exceeds the jokers left cannot succeed.
+    """
+    charges = []
+    for place in range(places):
+        colours = sum(1 for n in rows[place] if n)
+        charges.append(_SIXTHS * max(0, 3 - colours) // max(colours, 1) if sets_at[place] else INFINITE)
+    def bound_of(suit: int):
+        memo: dict = {}
+
+        def need(place: int, state: SuitState) -> int:
+            if place == places:
+                return _SIXTHS * (2 * state[0] + state[1])
+            key = (place, state)
+            if key not in memo:
+                memo[key] = min((_SIXTHS * o[0] + charges[place] * o[1] + need(place + 1, o[3])
+                                 for o in _suit_options(state, rows[place][suit], jokers, False, rows[place + 1][suit],
+                                                        rows[place + 2][suit], place, place + 1 == places)),
+                                default=INFINITE)
+            return memo[key]
+
+        return need
+
+    return [bound_of(suit) for suit in range(4)]
+
+
+def _solve_partition(counts: Sequence[Sequence[int]], jokers: int, sets_at: Sequence[bool],
+                     track_room: bool) -> Plan | None:
+    """A partition of every piece into melds, or None: a depth-first search over the places
+    that stops at the first partition found.
+
+    Which states fail or succeed is remembered per (place, open runs). Without ``track_room``
+    more jokers never hurt (spare ones go to melds with room), so a state that failed with
+    ``left`` jokers fails with fewer and one that succeeded succeeds with more: the memo keeps
+    the most jokers it failed with and the fewest it succeeded with. Counting room, the exact
+    joker count matters and is part of the key.
+
+    At each place only the set splits that can form sets (:func:`_set_splits`) are combined
+    with the suits' run choices for those splits. Each run choice carries a lower bound of the
+    jokers it spends now and its suit needs later (:func:`_joker_bounds`); combinations are
+    tried cheapest bound first and cut off as soon as the bounds exceed the jokers left.
+    """
+    places = len(counts)
+    rows = [tuple(row) for row in counts] + [(0, 0, 0, 0)] * 2
+    splits = [_set_splits(rows[place], jokers, sets_at[place]) for place in range(places)]
+    bounds = _joker_bounds(rows, places, jokers, sets_at)
+    ranked_memo: dict = {}
+    failed: dict = {}   # key -> the most jokers it failed with
+    solved: dict = {}   # key -> (the fewest jokers it succeeded with, the choice made)
+
+    def ranked(suit: int, place: int, state: SuitState, left: int) -> tuple:
+        """The suit's run choices by set count, each as (bound in sixths, choice), cheapest first."""
+        key = (suit, place, state, left)
+        if key not in ranked_memo:
+            need = bounds[suit]
+            groups = _partition_options(state, rows[place][suit], left, rows[place + 1][suit], rows[place + 2][suit],
+                                        place, place + 1 == places)
+            ranked_memo[key] = tuple(sorted(((_SIXTHS * o[0] + need(place + 1, o[3]), o) for o in group),
+                                            key=itemgetter(0)) for group in groups)
+        return ranked_memo[key]
+
+    def feasible(place: int, state: tuple, left: int, room: int) -> bool:
+        if place == places:
+            completion = sum(2 * s[0] + s[1] for s in state)
+            spare = left - completion
+            return spare >= 0 and (spare == 0 or spare >= 3 or spare <= room or completion > 0)
+        key = (place, state, left, room) if track_room else (place, state)
+        if left <= failed.get(key, -1):
+            return False
+        won = solved.get(key)
+        if won is not None and left >= won[0]:
+            return True
+        g0, g1, g2, g3 = (ranked(s, place, state[s], left) for s in range(4))
+        sixths = _SIXTHS * left
+        tries = []
+        for (a0, a1, a2, a3), set_jokers, set_room in splits[place]:
+            l0, l1, l2, l3 = g0[a0], g1[a1], g2[a2], g3[a3]
+            if l0 and l1 and l2 and l3:
+                floor = _SIXTHS * set_jokers + l0[0][0] + l1[0][0] + l2[0][0] + l3[0][0]
+                if floor <= sixths:
+                    tries.append((floor, l0, l1, l2, l3, set_jokers, set_room))
+        tries.sort(key=itemgetter(0))
+        for _, l0, l1, l2, l3, set_jokers, set_room in tries:
+            budget = sixths - _SIXTHS * set_jokers
+            rest1 = l1[0][0] + l2[0][0] + l3[0][0]
+            rest2 = l2[0][0] + l3[0][0]
+            rest3 = l3[0][0]
+            for c0, o0 in l0:
+                if c0 + rest1 > budget:
+                    break
+                for c1, o1 in l1:
+                    n1 = c0 + c1
+                    if n1 + rest2 > budget:
+                        break
+                    for c2, o2 in l2:
+                        n2 = n1 + c2
+                        if n2 + rest3 > budget:
+                            break
+                        for c3, o3 in l3:
+                            if n2 + c3 > budget:
+                                break
+                            used = o0[0] + o1[0] + o2[0] + o3[0]
+                            gained = min(2, room + o0[4] + o1[4] + o2[4] + o3[4] + set_room) if track_room else room
+                            if feasible(place + 1, (o0[3], o1[3], o2[3], o3[3]), left - set_jokers - used, gained):
+                                solved[key] = (left, ((o0, o1, o2, o3), set_jokers, set_room))
+                                return True
+        failed[key] = left
+        return False
+
+    start = ((0, 0, 0),) * 4
     room = 0 if track_room else 2
-    cost = best(0, start, jokers, room)
-    if cost >= INFINITE:
+    if not feasible(0, start, jokers, room):
         return None
     steps = []
     state, left = start, jokers
     for place in range(places):
-        options, set_jokers = memo[(place, state, left, room)][1]
+        options, set_jokers, set_room = solved[(place, state, left, room) if track_room else (place, state)][1]
         steps.append((tuple(o[:3] for o in options), set_jokers))
         left -= sum(o[0] for o in options) + set_jokers
         state = tuple(o[3] for o in options)
         if track_room:
-            room = min(2, room + sum(o[4] for o in options) + _set_jokers(sum(o[1] for o in options), max(o[1] for o in options))[1])
-    if partition:
-        left -= sum(2 * s[0] + s[1] for s in state)
-    return Plan(cost, tuple(steps), left, tuple(tuple(c) for c in counts), partition)
+            room = min(2, room + sum(o[4] for o in options) + set_room)
+    left -= sum(2 * s[0] + s[1] for s in state)
+    return Plan(0, tuple(steps), left, tuple(tuple(c) for c in counts), True)
 
 
 def _room(plan: Plan) -> int:
