@@ -420,20 +420,20 @@ def _partition_options(state: SuitState, held: int, jokers: int, next_held: int,
     return tuple(map(tuple, groups))
 
 
-def _set_splits(held: Sequence[int], jokers: int, sets_allowed: bool) -> list[tuple[tuple[int, ...], int, int]]:
-    """The ways to send naturals of one place to sets: (per suit count, jokers the sets need, room left).
+def _set_splits(held: Sequence[int], jokers: int, sets_allowed: bool) -> dict[tuple[int, ...], tuple[int, int]]:
+    """The ways to send naturals of one place to sets: per suit count -> (jokers the sets need, room left).
 
     >>> _set_splits((1, 1, 0, 0), jokers=1, sets_allowed=True)  # 2 naturals + 1 joker: a set with room for 1
-    [((0, 0, 0, 0), 0, 0), ((1, 1, 0, 0), 1, 1)]
+    {(0, 0, 0, 0): (0, 0), (1, 1, 0, 0): (1, 1)}
     """
-    splits = []
+    splits = {}
     for split in itertools.product(*(range(h + 1) for h in held)):
         naturals = sum(split)
         if naturals and not sets_allowed:
             continue
         set_jokers, room = _set_jokers(naturals, max(split))
         if set_jokers <= jokers:
-            splits.append((split, set_jokers, room))
+            splits[split] = (set_jokers, room)
     return splits
 
 
@@ -475,6 +475,35 @@ def _joker_bounds(rows: Sequence[Sequence[int]], places: int, jokers: int, sets_
     return [bound_of(suit) for suit in range(4)]
 
 
+def _stronger(state: SuitState) -> tuple[SuitState, ...]:
+    """The suit states one step better than ``state``: a run longer (1 to 2, 1 or 2 to 3+) or
+    one more long run. Whatever completes ``state`` completes them (a long run may end at any
+    time or take what a shorter one would), so where they fail, ``state`` fails too.
+
+    >>> _stronger((1, 0, 0))
+    ((1, 0, 1), (0, 1, 0), (0, 0, 1))
+    """
+    one, two, long = state
+    better = [(one, two, long + 1)]
+    if one:
+        better += [(one - 1, two + 1, long), (one - 1, two, long + 1)]
+    if two:
+        better.append((one, two - 1, long + 1))
+    return tuple(better)
+
+
+_STRONGER = {state: _stronger(state) for state in itertools.product(range(5), repeat=3)}
+
+
+def _dominated_failure(failed: dict, place: int, state: tuple, left: int) -> bool:
+    """Has a state one step stronger in one suit failed with at least ``left`` jokers?"""
+    for suit, own in enumerate(state):
+        for better in _STRONGER.get(own, ()):
+            if failed.get((place, state[:suit] + (better,) + state[suit + 1:]), -1) >= left:
+                return True
+    return False
+
+
 def _solve_partition(counts: Sequence[Sequence[int]], jokers: int, sets_at: Sequence[bool],
                      track_room: bool) -> Plan | None:
     """A partition of every piece into melds, or None: a depth-first search over the places
@@ -500,14 +529,16 @@ def _solve_partition(counts: Sequence[Sequence[int]], jokers: int, sets_at: Sequ
     solved: dict = {}   # key -> (the fewest jokers it succeeded with, the choice made)
 
     def ranked(suit: int, place: int, state: SuitState, left: int) -> tuple:
-        """The suit's run choices by set count, each as (bound in sixths, choice), cheapest first."""
+        """The suit's run choices as (set count, bound, choices): each choice as (bound, choice),
+        bounds in sixths of a joker, cheapest first."""
         key = (suit, place, state, left)
         if key not in ranked_memo:
             need = bounds[suit]
             groups = _partition_options(state, rows[place][suit], left, rows[place + 1][suit], rows[place + 2][suit],
                                         place, place + 1 == places)
-            ranked_memo[key] = tuple(sorted(((_SIXTHS * o[0] + need(place + 1, o[3]), o) for o in group),
-                                            key=itemgetter(0)) for group in groups)
+            choices = [(to_sets, sorted(((_SIXTHS * o[0] + need(place + 1, o[3]), o) for o in group), key=itemgetter(0)))
+                       for to_sets, group in enumerate(groups) if group]
+            ranked_memo[key] = tuple(sorted(((a, group[0][0], tuple(group)) for a, group in choices), key=itemgetter(1)))
         return ranked_memo[key]
 
     def feasible(place: int, state: tuple, left: int, room: int) -> bool:
@@ -521,15 +552,30 @@ def _solve_partition(counts: Sequence[Sequence[int]], jokers: int, sets_at: Sequ
         won = solved.get(key)
         if won is not None and left >= won[0]:
             return True
-        g0, g1, g2, g3 = (ranked(s, place, state[s], left) for s in range(4))
+        if not track_room and _dominated_failure(failed, place, state, left):
+            failed[key] = left
+            return False
+        r0, r1, r2, r3 = (ranked(s, place, state[s], left) for s in range(4))
         sixths = _SIXTHS * left
+        here = splits[place]
         tries = []
-        for (a0, a1, a2, a3), set_jokers, set_room in splits[place]:
-            l0, l1, l2, l3 = g0[a0], g1[a1], g2[a2], g3[a3]
-            if l0 and l1 and l2 and l3:
-                floor = _SIXTHS * set_jokers + l0[0][0] + l1[0][0] + l2[0][0] + l3[0][0]
-                if floor <= sixths:
-                    tries.append((floor, l0, l1, l2, l3, set_jokers, set_room))
+        for a0, m0, l0 in r0:
+            for a1, m1, l1 in r1:
+                m01 = m0 + m1
+                if m01 > sixths:
+                    break
+                for a2, m2, l2 in r2:
+                    m012 = m01 + m2
+                    if m012 > sixths:
+                        break
+                    for a3, m3, l3 in r3:
+                        if m012 + m3 > sixths:
+                            break
+                        split = here.get((a0, a1, a2, a3))
+                        if split is not None:
+                            floor = _SIXTHS * split[0] + m012 + m3
+                            if floor <= sixths:
+                                tries.append((floor, l0, l1, l2, l3, split[0], split[1]))
         tries.sort(key=itemgetter(0))
         for _, l0, l1, l2, l3, set_jokers, set_room in tries:
             budget = sixths - _SIXTHS * set_jokers
