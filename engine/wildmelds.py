@@ -492,15 +492,25 @@ def _stronger(state: SuitState) -> tuple[SuitState, ...]:
     return tuple(better)
 
 
-_STRONGER = {state: _stronger(state) for state in itertools.product(range(5), repeat=3)}
+_STRONGER = {state: _stronger(state) for state in itertools.product(range(8), repeat=3)}
 
 
 def _dominated_failure(failed: dict, place: int, state: tuple, left: int) -> bool:
     """Has a state one step stronger in one suit failed with at least ``left`` jokers?"""
-    for suit, own in enumerate(state):
-        for better in _STRONGER.get(own, ()):
-            if failed.get((place, state[:suit] + (better,) + state[suit + 1:]), -1) >= left:
-                return True
+    s0, s1, s2, s3 = state
+    get = failed.get
+    for b in _STRONGER[s0]:
+        if get((place, (b, s1, s2, s3)), -1) >= left:
+            return True
+    for b in _STRONGER[s1]:
+        if get((place, (s0, b, s2, s3)), -1) >= left:
+            return True
+    for b in _STRONGER[s2]:
+        if get((place, (s0, s1, b, s3)), -1) >= left:
+            return True
+    for b in _STRONGER[s3]:
+        if get((place, (s0, s1, s2, b)), -1) >= left:
+            return True
     return False
 
 
@@ -527,14 +537,16 @@ def _solve_partition(counts: Sequence[Sequence[int]], jokers: int, sets_at: Sequ
     ranked_memo: dict = {}
     failed: dict = {}   # key -> the most jokers it failed with
     solved: dict = {}   # key -> (the fewest jokers it succeeded with, the choice made)
+    failed_get = failed.get
 
-    def ranked(suit: int, place: int, state: SuitState, left: int) -> tuple:
+    def ranked(suit: int, place: int, state: SuitState) -> tuple:
         """The suit's run choices as (set count, bound, choices): each choice as (bound, choice),
         bounds in sixths of a joker, cheapest first."""
-        key = (suit, place, state, left)
+        key = (suit, place, state)
         if key not in ranked_memo:
             need = bounds[suit]
-            groups = _partition_options(state, rows[place][suit], left, rows[place + 1][suit], rows[place + 2][suit],
+            # All the jokers, not just those left: the bounds drop what the jokers left cannot pay.
+            groups = _partition_options(state, rows[place][suit], jokers, rows[place + 1][suit], rows[place + 2][suit],
                                         place, place + 1 == places)
             choices = [(to_sets, sorted(((_SIXTHS * o[0] + need(place + 1, o[3]), o) for o in group), key=itemgetter(0)))
                        for to_sets, group in enumerate(groups) if group]
@@ -555,7 +567,7 @@ def _solve_partition(counts: Sequence[Sequence[int]], jokers: int, sets_at: Sequ
         if not track_room and _dominated_failure(failed, place, state, left):
             failed[key] = left
             return False
-        r0, r1, r2, r3 = (ranked(s, place, state[s], left) for s in range(4))
+        r0, r1, r2, r3 = (ranked(s, place, state[s]) for s in range(4))
         sixths = _SIXTHS * left
         here = splits[place]
         tries = []
@@ -596,9 +608,15 @@ def _solve_partition(counts: Sequence[Sequence[int]], jokers: int, sets_at: Sequ
                         for c3, o3 in l3:
                             if n2 + c3 > budget:
                                 break
-                            used = o0[0] + o1[0] + o2[0] + o3[0]
-                            gained = min(2, room + o0[4] + o1[4] + o2[4] + o3[4] + set_room) if track_room else room
-                            if feasible(place + 1, (o0[3], o1[3], o2[3], o3[3]), left - set_jokers - used, gained):
+                            child = (o0[3], o1[3], o2[3], o3[3])
+                            child_left = left - set_jokers - o0[0] - o1[0] - o2[0] - o3[0]
+                            if track_room:
+                                gained = min(2, room + o0[4] + o1[4] + o2[4] + o3[4] + set_room)
+                            elif child_left <= failed_get((place + 1, child), -1):
+                                continue  # known to fail: skip the call
+                            else:
+                                gained = room
+                            if feasible(place + 1, child, child_left, gained):
                                 solved[key] = (left, ((o0, o1, o2, o3), set_jokers, set_room))
                                 return True
         failed[key] = left
