@@ -502,6 +502,10 @@ def _stronger(state: SuitState) -> tuple[SuitState, ...]:
 _STRONGER = {state: _stronger(state) for state in itertools.product(range(8), repeat=3)}
 
 
+_ANY_RUNS = ((0, 0, 2),) * 4
+"""Open runs that no state at a place is stronger than: two long runs in every suit."""
+
+
 def _dominated_failure(failed: dict, place: int, state: tuple, left: int) -> bool:
     """Has a state one step stronger in one suit failed with at least ``left`` jokers?"""
     for suit, own in enumerate(state):
@@ -556,6 +560,8 @@ def _solve_partition(counts: Sequence[Sequence[int]], jokers: int, sets_at: Sequ
             completion = sum(2 * s[0] + s[1] for s in state)
             spare = left - completion
             return spare >= 0 and (spare == 0 or spare >= 3 or spare <= room or completion > 0)
+        if left < still_needed[place]:
+            return False
         key = (place, state, left, room) if track_room else (place, state)
         if left <= failed.get(key, -1):
             return False
@@ -610,7 +616,7 @@ def _solve_partition(counts: Sequence[Sequence[int]], jokers: int, sets_at: Sequ
                             child_left = left - set_jokers - o0[0] - o1[0] - o2[0] - o3[0]
                             if track_room:
                                 gained = min(2, room + o0[4] + o1[4] + o2[4] + o3[4] + set_room)
-                            elif child_left <= failed_get((place + 1, child), -1):
+                            elif child_left < still_needed[place + 1] or child_left <= failed_get((place + 1, child), -1):
                                 continue  # known to fail: skip the call
                             else:
                                 gained = room
@@ -620,8 +626,20 @@ def _solve_partition(counts: Sequence[Sequence[int]], jokers: int, sets_at: Sequ
         failed[key] = left
         return False
 
+    still_needed = [0] * (places + 1)   # jokers that every state at a place needs from there on
     start = ((0, 0, 0),) * 4
     room = 0 if track_room else 2
+    if not track_room:
+        # From the top down: the jokers the numbers from ``place`` up need whatever runs come
+        # in from below (two long runs per suit, the strongest state there is). Sparse tops are
+        # cheap to settle, and a table whose top alone lacks jokers is rejected at once.
+        for place in range(places - 1, 0, -1):
+            need = still_needed[place + 1]
+            while need <= jokers and not feasible(place, _ANY_RUNS, need, room):
+                need += 1
+            if need > jokers:
+                return None
+            still_needed[place] = need
     if not feasible(0, start, jokers, room):
         return None
     steps = []
