@@ -242,22 +242,21 @@ SuitState = tuple[int, int, int]
 
 @lru_cache(maxsize=1 << 16)
 def _suit_options(state: SuitState, held: int, jokers: int, deadwood_ok: bool, next_held: int, after_held: int,
-                  place: int, last: bool) -> tuple:
+                  last: bool) -> tuple:
     """The choices for one suit at one place: (jokers into runs, naturals to sets, naturals dead,
-    new state, room gained).
+    new state, runs that make room, jokers spent now and owed at the next two places).
 
     Choices whose new short runs cannot be continued at the next places are dropped. Long
     runs beyond what the next place can extend are closed here (extending is optional).
 
     Partition mode (no deadwood) keeps jokers canonical: a joker only continues an open run
     (a leading joker can always move to the run's top end instead), except that runs still
-    short at the top place are completed downwards by jokers (``JK Q K``). "Room" counts how
-    many spare jokers the melds could still take (capped at 2): below a run's start, above its
-    end, and the fourth place of a set of 3.
+    short at the top place are completed downwards by jokers (``JK Q K``). The runs that make
+    room for spare jokers are (started, long ones ended, ones ended at the next place); see
+    :func:`_room_gained`. The choices do not depend on the place, so they are cached across it.
     """
     one, two, long = state
     must = one + two
-    rank = place + 1
     options = []
     for dead in range(held + 1 if deadwood_ok else 1):
         for used in range(jokers + 1):
@@ -287,13 +286,26 @@ def _suit_options(state: SuitState, held: int, jokers: int, deadwood_ok: bool, n
                 else:
                     # Long runs go on only with a natural piece or a one-joker bridge to one.
                     kept = min(two + extended, next_held + min(spare_jokers, after_held))
-                gain = owed = 0
-                if not deadwood_ok:
-                    gain = started * place + (long - extended) * (13 - place) + (two + extended - kept) * (12 - place)
+                owed = 0
+                if not deadwood_ok and not last:
                     # Jokers this suit must still spend at the next two places: a lower bound.
-                    owed = 0 if last else max(0, started + one - next_held) + max(0, started - after_held)
-                options.append((used, to_sets, dead, (started, one, kept), min(gain, 2), used + owed))
+                    owed = max(0, started + one - next_held) + max(0, started - after_held)
+                options.append((used, to_sets, dead, (started, one, kept), (started, long - extended, two + extended - kept),
+                                used + owed))
     return tuple(options)
+
+
+def _room_gained(option: tuple, place: int) -> int:
+    """How many spare jokers (capped at 2) the runs of a :func:`_suit_options` choice at
+    ``place`` could take: below the runs it starts, above the runs it ends."""
+    started, ended_long, ended_next = option[4]
+    return min(2, started * place + ended_long * (13 - place) + ended_next * (12 - place))
+
+
+def clear_caches() -> None:
+    """Forget the per-suit choices cached across calls (for benchmarks that time cold runs)."""
+    _suit_options.cache_clear()
+    _partition_options.cache_clear()
 
 
 def _set_jokers(naturals: int, widest: int) -> tuple[int, int] | None:
@@ -368,7 +380,7 @@ def _solve(counts: Sequence[Sequence[int]], jokers: int, values: Sequence[int], 
         after = counts[place + 2] if place + 2 < places else (0, 0, 0, 0)
         last = place + 1 == places
         value = values[place]
-        options = [_suit_options(state[s], held[s], left, True, nxt[s], after[s], place, last) for s in range(4)]
+        options = [_suit_options(state[s], held[s], left, True, nxt[s], after[s], last) for s in range(4)]
         found, choice = INFINITE, None
         for o0 in options[0]:
             j0 = o0[0]
@@ -417,12 +429,12 @@ def _solve(counts: Sequence[Sequence[int]], jokers: int, values: Sequence[int], 
 
 
 @lru_cache(maxsize=1 << 16)
-def _partition_options(state: SuitState, held: int, jokers: int, next_held: int, after_held: int, place: int,
+def _partition_options(state: SuitState, held: int, jokers: int, next_held: int, after_held: int,
                        last: bool) -> tuple[tuple, ...]:
     """The partition-mode :func:`_suit_options` of one suit at one place, grouped by how many
     naturals go to sets (index 0..held)."""
     groups: list[list] = [[] for _ in range(held + 1)]
-    for option in _suit_options(state, held, jokers, False, next_held, after_held, place, last):
+    for option in _suit_options(state, held, jokers, False, next_held, after_held, last):
         groups[option[1]].append(option)
     return tuple(map(tuple, groups))
 
@@ -473,7 +485,7 @@ def _joker_bounds(rows: Sequence[Sequence[int]], places: int, jokers: int, sets_
             if key not in memo:
                 memo[key] = min((_SIXTHS * o[0] + charges[place] * o[1] + need(place + 1, o[3])
                                  for o in _suit_options(state, rows[place][suit], jokers, False, rows[place + 1][suit],
-                                                        rows[place + 2][suit], place, place + 1 == places)),
+                                                        rows[place + 2][suit], place + 1 == places)),
                                 default=INFINITE)
             return memo[key]
 
@@ -549,7 +561,7 @@ def _solve_partition(counts: Sequence[Sequence[int]], jokers: int, sets_at: Sequ
             need = bounds[suit]
             # All the jokers, not just those left: the bounds drop what the jokers left cannot pay.
             groups = _partition_options(state, rows[place][suit], jokers, rows[place + 1][suit], rows[place + 2][suit],
-                                        place, place + 1 == places)
+                                        place + 1 == places)
             choices = [(to_sets, sorted(((_SIXTHS * o[0] + need(place + 1, o[3]), o) for o in group), key=itemgetter(0)))
                        for to_sets, group in enumerate(groups) if group]
             ranked_memo[key] = tuple(sorted(((a, group[0][0], tuple(group)) for a, group in choices), key=itemgetter(1)))
@@ -615,7 +627,7 @@ def _solve_partition(counts: Sequence[Sequence[int]], jokers: int, sets_at: Sequ
                             child = (o0[3], o1[3], o2[3], o3[3])
                             child_left = left - set_jokers - o0[0] - o1[0] - o2[0] - o3[0]
                             if track_room:
-                                gained = min(2, room + o0[4] + o1[4] + o2[4] + o3[4] + set_room)
+                                gained = min(2, room + set_room + sum(_room_gained(o, place) for o in (o0, o1, o2, o3)))
                             elif child_left < still_needed[place + 1] or child_left <= failed_get((place + 1, child), -1):
                                 continue  # known to fail: skip the call
                             else:
@@ -650,7 +662,7 @@ def _solve_partition(counts: Sequence[Sequence[int]], jokers: int, sets_at: Sequ
         left -= sum(o[0] for o in options) + set_jokers
         state = tuple(o[3] for o in options)
         if track_room:
-            room = min(2, room + sum(o[4] for o in options) + set_room)
+            room = min(2, room + set_room + sum(_room_gained(o, place) for o in options))
     left -= sum(2 * s[0] + s[1] for s in state)
     return Plan(0, tuple(steps), left, tuple(tuple(c) for c in counts), True)
 
