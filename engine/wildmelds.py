@@ -28,6 +28,13 @@ rest start new runs. Sets at a rank are feasible when, with ``m`` sets, no suit 
 ``m`` pieces and the pieces number between ``3m`` and ``4m``. With aces high the aces of a
 suit holding a queen or king are tried in every split between the bottom and the top.
 
+Partition mode (tile tables: every piece melded) asks only whether the jokers suffice, so it is a
+depth-first search that stops at the first partition, with three cuts that keep tables of up
+to 106 tiles fast: a lower bound of the jokers each suit still needs (its runs solved alone,
+its set pieces charged the jokers their sets must at least hold), a memo keyed without the
+jokers (a state that failed with ``n`` jokers fails with fewer), and dominance (a state fails
+where one with a suit's run longer, or one more long run, already failed).
+
 The readable brute force :func:`reference_arrangements` (every partition into melds that
 :meth:`WildMeld.of` accepts) is what the property tests compare against.
 """
@@ -38,6 +45,7 @@ import itertools
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
+from operator import itemgetter
 from typing import Iterable, Iterator, Sequence
 
 from engine.cards import JOKER, SUITS, Card, Joker, RAVENSBURGER, Tile, TilePalette, format_cards
@@ -234,22 +242,21 @@ SuitState = tuple[int, int, int]
 
 @lru_cache(maxsize=1 << 16)
 def _suit_options(state: SuitState, held: int, jokers: int, deadwood_ok: bool, next_held: int, after_held: int,
-                  place: int, last: bool) -> tuple:
+                  last: bool) -> tuple:
     """The choices for one suit at one place: (jokers into runs, naturals to sets, naturals dead,
-    new state, room gained).
+    new state, runs that make room, jokers spent now and owed at the next two places).
 
     Choices whose new short runs cannot be continued at the next places are dropped. Long
     runs beyond what the next place can extend are closed here (extending is optional).
 
     Partition mode (no deadwood) keeps jokers canonical: a joker only continues an open run
     (a leading joker can always move to the run's top end instead), except that runs still
-    short at the top place are completed downwards by jokers (``JK Q K``). "Room" counts how
-    many spare jokers the melds could still take (capped at 2): below a run's start, above its
-    end, and the fourth place of a set of 3.
+    short at the top place are completed downwards by jokers (``JK Q K``). The runs that make
+    room for spare jokers are (started, long ones ended, ones ended at the next place); see
+    :func:`_room_gained`. The choices do not depend on the place, so they are cached across it.
     """
     one, two, long = state
     must = one + two
-    rank = place + 1
     options = []
     for dead in range(held + 1 if deadwood_ok else 1):
         for used in range(jokers + 1):
@@ -279,13 +286,26 @@ def _suit_options(state: SuitState, held: int, jokers: int, deadwood_ok: bool, n
                 else:
                     # Long runs go on only with a natural piece or a one-joker bridge to one.
                     kept = min(two + extended, next_held + min(spare_jokers, after_held))
-                gain = owed = 0
-                if not deadwood_ok:
-                    gain = started * place + (long - extended) * (13 - place) + (two + extended - kept) * (12 - place)
+                owed = 0
+                if not deadwood_ok and not last:
                     # Jokers this suit must still spend at the next two places: a lower bound.
-                    owed = 0 if last else max(0, started + one - next_held) + max(0, started - after_held)
-                options.append((used, to_sets, dead, (started, one, kept), min(gain, 2), used + owed))
+                    owed = max(0, started + one - next_held) + max(0, started - after_held)
+                options.append((used, to_sets, dead, (started, one, kept), (started, long - extended, two + extended - kept),
+                                used + owed))
     return tuple(options)
+
+
+def _room_gained(option: tuple, place: int) -> int:
+    """How many spare jokers (capped at 2) the runs of a :func:`_suit_options` choice at
+    ``place`` could take: below the runs it starts, above the runs it ends."""
+    started, ended_long, ended_next = option[4]
+    return min(2, started * place + ended_long * (13 - place) + ended_next * (12 - place))
+
+
+def clear_caches() -> None:
+    """Forget the per-suit choices cached across calls (for benchmarks that time cold runs)."""
+    _suit_options.cache_clear()
+    _partition_options.cache_clear()
 
 
 def _set_jokers(naturals: int, widest: int) -> tuple[int, int] | None:
@@ -335,30 +355,24 @@ def solve_counts(counts: Sequence[Sequence[int]], jokers: int, values: Sequence[
     places = len(counts)
     sets_at = sets_at if sets_at is not None else [True] * places
     if not deadwood_ok:
-        plan = _solve(counts, jokers, values, joker_value, False, sets_at, track_room=False)
+        plan = _solve_partition(counts, jokers, sets_at, track_room=False)
         if plan is None or plan.spare_jokers == 0 or plan.spare_jokers >= 3 or _room(plan) >= plan.spare_jokers:
             return plan
         # That partition has no room for its 1-2 spare jokers: search again, counting room.
-        return _solve(counts, jokers, values, joker_value, False, sets_at, track_room=True)
-    return _solve(counts, jokers, values, joker_value, True, sets_at, track_room=False)
+        return _solve_partition(counts, jokers, sets_at, track_room=True)
+    return _solve(counts, jokers, values, joker_value, sets_at)
 
 
 def _solve(counts: Sequence[Sequence[int]], jokers: int, values: Sequence[int], joker_value: int,
-           deadwood_ok: bool, sets_at: Sequence[bool], track_room: bool) -> Plan | None:
+           sets_at: Sequence[bool]) -> Plan:
+    """Minimum deadwood (hands: Wiener Rummy), by a memoised search over the places."""
     places = len(counts)
     memo: dict = {}
-    partition = not deadwood_ok
 
-    def best(place: int, state: tuple, left: int, room: int) -> int:
+    def best(place: int, state: tuple, left: int) -> int:
         if place == places:
-            if partition:
-                completion = sum(2 * s[0] + s[1] for s in state)
-                spare = left - completion
-                if spare < 0:
-                    return INFINITE
-                return 0 if spare == 0 or spare >= 3 or spare <= room or completion else INFINITE
             return left * joker_value
-        key = (place, state, left, room)
+        key = (place, state, left)
         if key in memo:
             return memo[key][0]
         held = counts[place]
@@ -366,7 +380,7 @@ def _solve(counts: Sequence[Sequence[int]], jokers: int, values: Sequence[int], 
         after = counts[place + 2] if place + 2 < places else (0, 0, 0, 0)
         last = place + 1 == places
         value = values[place]
-        options = [_suit_options(state[s], held[s], left, deadwood_ok, nxt[s], after[s], place, last) for s in range(4)]
+        options = [_suit_options(state[s], held[s], left, True, nxt[s], after[s], last) for s in range(4)]
         found, choice = INFINITE, None
         for o0 in options[0]:
             j0 = o0[0]
@@ -385,19 +399,6 @@ def _solve(counts: Sequence[Sequence[int]], jokers: int, values: Sequence[int], 
                         naturals = o0[1] + o1[1] + o2[1] + o3[1]
                         widest = max(o0[1], o1[1], o2[1], o3[1])
                         new_state = (o0[3], o1[3], o2[3], o3[3])
-                        if partition:
-                            if o0[5] + o1[5] + o2[5] + o3[5] > left:
-                                continue
-                            if naturals and not sets_at[place]:
-                                continue
-                            set_jokers, set_room = _set_jokers(naturals, widest)
-                            if j3 + set_jokers > left:
-                                continue
-                            gained = min(2, room + o0[4] + o1[4] + o2[4] + o3[4] + set_room) if track_room else 2
-                            if best(place + 1, new_state, left - j3 - set_jokers, gained) == 0:
-                                memo[key] = (0, ((o0, o1, o2, o3), set_jokers))
-                                return 0
-                            continue
                         dead = (o0[2] + o1[2] + o2[2] + o3[2]) * value
                         if dead >= found:
                             continue
@@ -406,7 +407,7 @@ def _solve(counts: Sequence[Sequence[int]], jokers: int, values: Sequence[int], 
                                 break
                             if not _sets_fit(naturals, widest, set_jokers):
                                 continue
-                            cost = dead + best(place + 1, new_state, left - j3 - set_jokers, room)
+                            cost = dead + best(place + 1, new_state, left - j3 - set_jokers)
                             if cost < found:
                                 found, choice = cost, ((o0, o1, o2, o3), set_jokers)
                                 if found == 0:
@@ -416,22 +417,254 @@ def _solve(counts: Sequence[Sequence[int]], jokers: int, values: Sequence[int], 
         return found
 
     start = ((0, 0, 0),) * 4
+    cost = best(0, start, jokers)
+    steps = []
+    state, left = start, jokers
+    for place in range(places):
+        options, set_jokers = memo[(place, state, left)][1]
+        steps.append((tuple(o[:3] for o in options), set_jokers))
+        left -= sum(o[0] for o in options) + set_jokers
+        state = tuple(o[3] for o in options)
+    return Plan(cost, tuple(steps), left, tuple(tuple(c) for c in counts), False)
+
+
+@lru_cache(maxsize=1 << 16)
+def _partition_options(state: SuitState, held: int, jokers: int, next_held: int, after_held: int,
+                       last: bool) -> tuple[tuple, ...]:
+    """The partition-mode :func:`_suit_options` of one suit at one place, grouped by how many
+    naturals go to sets (index 0..held)."""
+    groups: list[list] = [[] for _ in range(held + 1)]
+    for option in _suit_options(state, held, jokers, False, next_held, after_held, last):
+        groups[option[1]].append(option)
+    return tuple(map(tuple, groups))
+
+
+def _set_splits(held: Sequence[int], jokers: int, sets_allowed: bool) -> dict[tuple[int, ...], tuple[int, int]]:
+    """The ways to send naturals of one place to sets: per suit count -> (jokers the sets need, room left).
+
+    >>> _set_splits((1, 1, 0, 0), jokers=1, sets_allowed=True)  # 2 naturals + 1 joker: a set with room for 1
+    {(0, 0, 0, 0): (0, 0), (1, 1, 0, 0): (1, 1)}
+    """
+    splits = {}
+    for split in itertools.product(*(range(h + 1) for h in held)):
+        naturals = sum(split)
+        if naturals and not sets_allowed:
+            continue
+        set_jokers, room = _set_jokers(naturals, max(split))
+        if set_jokers <= jokers:
+            splits[split] = (set_jokers, room)
+    return splits
+
+
+_SIXTHS = 6
+"""The joker lower bound counts in sixths of a joker: a set piece at a number held in two
+colours costs at least half a joker (the third piece of its set), in one colour two jokers."""
+
+
+def _joker_bounds(rows: Sequence[Sequence[int]], places: int, jokers: int, sets_at: Sequence[bool]) -> list:
+    """Per suit, a function (place, suit state) -> at least how many jokers (in sixths) that
+    suit's runs and set pieces need from that place on.
+
+    Each suit alone: its runs are solved exactly (jokers in runs cost one each), its pieces may
+    go to sets at the share of the set's jokers they must at least carry, given how many colours
+    the number has at all: n pieces from c colours fill at least n/c sets, which lack at least
+    (3 - c) n / c pieces. The suits' bounds add up to a lower bound of the jokers the whole
+    table needs, so a state whose bound exceeds the jokers left cannot succeed.
+    """
+    charges = []
+    for place in range(places):
+        colours = sum(1 for n in rows[place] if n)
+        charges.append(_SIXTHS * max(0, 3 - colours) // max(colours, 1) if sets_at[place] else INFINITE)
+    def bound_of(suit: int):
+        memo: dict = {}
+
+        def need(place: int, state: SuitState) -> int:
+            if place == places:
+                return _SIXTHS * (2 * state[0] + state[1])
+            key = (place, state)
+            if key not in memo:
+                memo[key] = min((_SIXTHS * o[0] + charges[place] * o[1] + need(place + 1, o[3])
+                                 for o in _suit_options(state, rows[place][suit], jokers, False, rows[place + 1][suit],
+                                                        rows[place + 2][suit], place + 1 == places)),
+                                default=INFINITE)
+            return memo[key]
+
+        return need
+
+    return [bound_of(suit) for suit in range(4)]
+
+
+def _stronger(state: SuitState) -> tuple[SuitState, ...]:
+    """The suit states one step better than ``state``: a run longer (1 to 2, 1 or 2 to 3+) or
+    one more long run. Whatever completes ``state`` completes them (a long run may end at any
+    time or take what a shorter one would), so where they fail, ``state`` fails too.
+
+    >>> _stronger((1, 0, 0))
+    ((1, 0, 1), (0, 1, 0), (0, 0, 1))
+    """
+    one, two, long = state
+    better = [(one, two, long + 1)]
+    if one:
+        better += [(one - 1, two + 1, long), (one - 1, two, long + 1)]
+    if two:
+        better.append((one, two - 1, long + 1))
+    return tuple(better)
+
+
+_STRONGER = {state: _stronger(state) for state in itertools.product(range(8), repeat=3)}
+
+
+_ANY_RUNS = ((0, 0, 2),) * 4
+"""Open runs that no state at a place is stronger than: two long runs in every suit."""
+
+
+def _dominated_failure(failed: dict, place: int, state: tuple, left: int) -> bool:
+    """Has a state one step stronger in one suit failed with at least ``left`` jokers?"""
+    for suit, own in enumerate(state):
+        head, tail = state[:suit], state[suit + 1:]
+        for better in _STRONGER[own]:
+            if failed.get((place, head + (better,) + tail), -1) >= left:
+                return True
+    return False
+
+
+def _solve_partition(counts: Sequence[Sequence[int]], jokers: int, sets_at: Sequence[bool],
+                     track_room: bool) -> Plan | None:
+    """A partition of every piece into melds, or None: a depth-first search over the places
+    that stops at the first partition found.
+
+    Which states fail or succeed is remembered per (place, open runs). Without ``track_room``
+    more jokers never hurt (spare ones go to melds with room), so a state that failed with
+    ``left`` jokers fails with fewer and one that succeeded succeeds with more: the memo keeps
+    the most jokers it failed with and the fewest it succeeded with. Counting room, the exact
+    joker count matters and is part of the key.
+
+    At each place only the set splits that can form sets (:func:`_set_splits`) are combined
+    with the suits' run choices for those splits. Each run choice carries a lower bound of the
+    jokers it spends now and its suit needs later (:func:`_joker_bounds`); combinations are
+    tried cheapest bound first and cut off as soon as the bounds exceed the jokers left.
+    """
+    places = len(counts)
+    rows = [tuple(row) for row in counts] + [(0, 0, 0, 0)] * 2
+    splits = [_set_splits(rows[place], jokers, sets_at[place]) for place in range(places)]
+    bounds = _joker_bounds(rows, places, jokers, sets_at)
+    ranked_memo: dict = {}
+    failed: dict = {}   # key -> the most jokers it failed with
+    solved: dict = {}   # key -> (the fewest jokers it succeeded with, the choice made)
+    failed_get = failed.get
+
+    def ranked(suit: int, place: int, state: SuitState) -> tuple:
+        """The suit's run choices as (set count, bound, choices): each choice as (bound, choice),
+        bounds in sixths of a joker, cheapest first."""
+        key = (suit, place, state)
+        if key not in ranked_memo:
+            need = bounds[suit]
+            # All the jokers, not just those left: the bounds drop what the jokers left cannot pay.
+            groups = _partition_options(state, rows[place][suit], jokers, rows[place + 1][suit], rows[place + 2][suit],
+                                        place + 1 == places)
+            choices = [(to_sets, sorted(((_SIXTHS * o[0] + need(place + 1, o[3]), o) for o in group), key=itemgetter(0)))
+                       for to_sets, group in enumerate(groups) if group]
+            ranked_memo[key] = tuple(sorted(((a, group[0][0], tuple(group)) for a, group in choices), key=itemgetter(1)))
+        return ranked_memo[key]
+
+    def feasible(place: int, state: tuple, left: int, room: int) -> bool:
+        if place == places:
+            completion = sum(2 * s[0] + s[1] for s in state)
+            spare = left - completion
+            return spare >= 0 and (spare == 0 or spare >= 3 or spare <= room or completion > 0)
+        if left < still_needed[place]:
+            return False
+        key = (place, state, left, room) if track_room else (place, state)
+        if left <= failed.get(key, -1):
+            return False
+        won = solved.get(key)
+        if won is not None and left >= won[0]:
+            return True
+        if not track_room and _dominated_failure(failed, place, state, left):
+            failed[key] = left
+            return False
+        r0, r1, r2, r3 = (ranked(s, place, state[s]) for s in range(4))
+        sixths = _SIXTHS * left
+        here = splits[place]
+        tries = []
+        for a0, m0, l0 in r0:
+            for a1, m1, l1 in r1:
+                m01 = m0 + m1
+                if m01 > sixths:
+                    break
+                for a2, m2, l2 in r2:
+                    m012 = m01 + m2
+                    if m012 > sixths:
+                        break
+                    for a3, m3, l3 in r3:
+                        if m012 + m3 > sixths:
+                            break
+                        split = here.get((a0, a1, a2, a3))
+                        if split is not None:
+                            floor = _SIXTHS * split[0] + m012 + m3
+                            if floor <= sixths:
+                                tries.append((floor, l0, l1, l2, l3, split[0], split[1]))
+        tries.sort(key=itemgetter(0))
+        for _, l0, l1, l2, l3, set_jokers, set_room in tries:
+            budget = sixths - _SIXTHS * set_jokers
+            rest1 = l1[0][0] + l2[0][0] + l3[0][0]
+            rest2 = l2[0][0] + l3[0][0]
+            rest3 = l3[0][0]
+            for c0, o0 in l0:
+                if c0 + rest1 > budget:
+                    break
+                for c1, o1 in l1:
+                    n1 = c0 + c1
+                    if n1 + rest2 > budget:
+                        break
+                    for c2, o2 in l2:
+                        n2 = n1 + c2
+                        if n2 + rest3 > budget:
+                            break
+                        for c3, o3 in l3:
+                            if n2 + c3 > budget:
+                                break
+                            child = (o0[3], o1[3], o2[3], o3[3])
+                            child_left = left - set_jokers - o0[0] - o1[0] - o2[0] - o3[0]
+                            if track_room:
+                                gained = min(2, room + set_room + sum(_room_gained(o, place) for o in (o0, o1, o2, o3)))
+                            elif child_left < still_needed[place + 1] or child_left <= failed_get((place + 1, child), -1):
+                                continue  # known to fail: skip the call
+                            else:
+                                gained = room
+                            if feasible(place + 1, child, child_left, gained):
+                                solved[key] = (left, ((o0, o1, o2, o3), set_jokers, set_room))
+                                return True
+        failed[key] = left
+        return False
+
+    still_needed = [0] * (places + 1)   # jokers that every state at a place needs from there on
+    start = ((0, 0, 0),) * 4
     room = 0 if track_room else 2
-    cost = best(0, start, jokers, room)
-    if cost >= INFINITE:
+    if not track_room:
+        # From the top down: the jokers the numbers from ``place`` up need whatever runs come
+        # in from below (two long runs per suit, the strongest state there is). Sparse tops are
+        # cheap to settle, and a table whose top alone lacks jokers is rejected at once.
+        for place in range(places - 1, 0, -1):
+            need = still_needed[place + 1]
+            while need <= jokers and not feasible(place, _ANY_RUNS, need, room):
+                need += 1
+            if need > jokers:
+                return None
+            still_needed[place] = need
+    if not feasible(0, start, jokers, room):
         return None
     steps = []
     state, left = start, jokers
     for place in range(places):
-        options, set_jokers = memo[(place, state, left, room)][1]
+        options, set_jokers, set_room = solved[(place, state, left, room) if track_room else (place, state)][1]
         steps.append((tuple(o[:3] for o in options), set_jokers))
         left -= sum(o[0] for o in options) + set_jokers
         state = tuple(o[3] for o in options)
         if track_room:
-            room = min(2, room + sum(o[4] for o in options) + _set_jokers(sum(o[1] for o in options), max(o[1] for o in options))[1])
-    if partition:
-        left -= sum(2 * s[0] + s[1] for s in state)
-    return Plan(cost, tuple(steps), left, tuple(tuple(c) for c in counts), partition)
+            room = min(2, room + set_room + sum(_room_gained(o, place) for o in options))
+    left -= sum(2 * s[0] + s[1] for s in state)
+    return Plan(0, tuple(steps), left, tuple(tuple(c) for c in counts), True)
 
 
 def _room(plan: Plan) -> int:

@@ -1,6 +1,8 @@
 """The two-deck/joker meld solver against its brute force (property tests) and the joker rule."""
 
+import sys
 from collections import Counter
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -12,6 +14,9 @@ from engine.wiener import WIENER_MELDS
 from engine.wildmelds import (
     WildMeld, WildMeldError, WildSolver, reference_arrangements, reference_min_deadwood, tile_pieces,
 )
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+from bench_tiles import ADVERSARIAL  # noqa: E402
 
 TILE_RULES = MeldRules(rank_values=tuple(range(1, 14)), decks=2, jokers=4, joker_value=25)
 TILES = tile_pieces(RAVENSBURGER)
@@ -121,3 +126,73 @@ def test_partition_example_from_tiles():
 def test_jokers_bridge_to_a_high_ace():
     # J JK JK A is J Q K A (found by the property test: the ace must be tried on top here too)
     assert solver(WIENER_MELDS).min_deadwood(parse_cards("JC AC JK JK", decks=2)) == 0
+
+
+# --- the partition search's pruning (joker bounds, dominance) ---------------------------------
+
+
+@st.composite
+def laid_out_tables(draw, max_melds=30):
+    """Tiles of random runs and groups from one box of 2 x 52 tiles, with up to 4 of the laid
+    tiles replaced by jokers: a table that has a partition (the melds it was built from)."""
+    left = Counter({Tile(c, n): 2 for c in "YGBR" for n in range(1, 14)})
+    melds = []
+    for _ in range(draw(st.integers(1, max_melds))):
+        if draw(st.booleans()):
+            colour, length = draw(st.sampled_from("YGBR")), draw(st.integers(3, 6))
+            start = draw(st.integers(1, 14 - length))
+            meld = [Tile(colour, n) for n in range(start, start + length)]
+        else:
+            number = draw(st.integers(1, 13))
+            meld = [Tile(c, number) for c in draw(st.permutations("YGBR"))[:draw(st.sampled_from([3, 4]))]]
+        if all(left[t] for t in meld):
+            left -= Counter(meld)
+            melds.append(meld)
+    tiles = [t for meld in melds for t in meld]
+    jokers = draw(st.integers(0, min(4, len(tiles))))
+    replaced = draw(st.lists(st.sampled_from(range(len(tiles))), unique=True, min_size=jokers, max_size=jokers))
+    return [JOKER if i in replaced else t for i, t in enumerate(tiles)]
+
+
+@settings(max_examples=60, deadline=None)
+@given(laid_out_tables())
+def test_tables_laid_out_from_melds_are_found_valid(tiles):
+    # The bounds and the dominance rule only ever cut branches that cannot succeed: a table built
+    # from melds (up to 106 tiles, jokers in place of tiles) must be found valid.
+    found = WildSolver(TILE_RULES, TILES).partition(tiles)
+    assert found is not None and covers(found, tiles) and not found.deadwood_cards
+    for meld in found.melds:
+        WildMeld.of(meld.pieces, kind_of=TILES)
+
+
+@st.composite
+def joker_tight_tables(draw):
+    """A small laid-out table with one tile taken away or added: valid or not by a joker or two."""
+    tiles = draw(laid_out_tables(max_melds=3))
+    if draw(st.booleans()) and len(tiles) > 1:
+        tiles.pop(draw(st.integers(0, len(tiles) - 1)))
+    else:
+        tiles.append(draw(st.sampled_from([Tile(c, n) for c in "YG" for n in range(1, 14)])))
+    tiles = [t for t in tiles if t is JOKER] + [t for t in tiles if t is not JOKER and tiles.count(t) <= 2]
+    return tiles[:8]
+
+
+@settings(max_examples=80, deadline=None)
+@given(joker_tight_tables())
+def test_joker_tight_tables_match_brute_force(tiles):
+    fast = WildSolver(TILE_RULES, TILES)
+    exists = any(not a.deadwood_cards for a in reference_arrangements(tiles, TILE_RULES, TILES))
+    assert (fast.partition(tiles) is not None) == exists
+
+
+@pytest.mark.parametrize("text", ADVERSARIAL)
+def test_adversarial_tables_need_more_jokers_than_they_have(text):
+    # The slowest tables the benchmark's hill-climb found: invalid, and valid with two jokers
+    # more (the search sits on the edge where the jokers just do not reach).
+    tiles = parse_tiles(text)
+    many_jokers = WildSolver(MeldRules(rank_values=tuple(range(1, 14)), decks=2, jokers=6, joker_value=25), TILES)
+    assert WildSolver(TILE_RULES, TILES).partition(tiles) is None
+    found = many_jokers.partition(tiles + [JOKER, JOKER])
+    assert found is not None and covers(found, tiles + [JOKER, JOKER])
+    for meld in found.melds:
+        WildMeld.of(meld.pieces, kind_of=TILES)
