@@ -362,6 +362,12 @@ def export_json(match_id: str):
                     headers={"Content-Disposition": f"attachment; filename=match-{match_id}.json"})
 
 
+def _points_won(result: dict) -> int | str:
+    """What the hand's winner wrote: Gin points, tile Rummy plus points; Wiener Rummy writes penalties only."""
+    points = result.get("points", "")
+    return points.get(result.get("winner"), 0) if isinstance(points, dict) else points
+
+
 @bp.get("/m/<match_id>/export.csv")
 def export_csv(match_id: str):
     """One row per recorded hand, with the running totals of the counted hands."""
@@ -374,10 +380,8 @@ def export_csv(match_id: str):
     for hand in state.hands:
         result = hand.result
         totals = events.standing(state, hand.hand_id + 1).totals
-        points = result["points"]
         writer.writerow([hand.number, hand.status, hand.dealer or "", result.get("knocker") or "", result["kind"],
-                         result.get("winner") or "", points.get(result["winner"], 0) if isinstance(points, dict) else
-                         points, result.get("explanation", ""), *(totals[c] for c in columns),
-                         "yes" if hand.edited else "no"])
+                         result.get("winner") or "", _points_won(result), result.get("explanation", ""),
+                         *(totals[c] for c in columns), "yes" if hand.edited else "no"])
     return Response(out.getvalue(), mimetype="text/csv",
                     headers={"Content-Disposition": f"attachment; filename=match-{match_id}.csv"})
