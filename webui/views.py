@@ -149,7 +149,9 @@ def _setup_payload() -> dict[str, Any]:
 
 @bp.route("/setup", methods=["GET", "POST"])
 def setup():
-    context = {"presets": engine_adapter.rule_presets(), "games": GAME_CHOICES, "seats": MAX_SEATS}
+    sizes = {choice: engine_adapter.form("gin" if choice == "hollywood" else choice).sizes for choice in GAME_CHOICES}
+    seat_games = {seat: " ".join(c for c in GAME_CHOICES if seat <= max(sizes[c])) for seat in range(1, MAX_SEATS + 1)}
+    context = {"presets": engine_adapter.rule_presets(), "games": GAME_CHOICES, "seats": MAX_SEATS, "seat_games": seat_games}
     if request.method == "GET":
         return _page("setup.html", form={"game": request.args.get("game", "gin")}, **context)
     require_pin_for_form()

@@ -62,6 +62,10 @@ def test_wiener_elimination_arrives_live_on_a_phone(server, phone):
     assert phone.locator(".rebuy").count() == 0, "an eliminated player cannot buy back in"
     assert phone.locator('.money[data-money="Ann"]').inner_text() == "+1 units"
     screenshot(phone, "wiener-scoreboard")
+    phone.click(".hands li:first-child a")
+    assert "Ann knocks with 2" in phone.locator(".verdict").inner_text()
+    assert phone.locator(".settlement td").all_inner_texts()[-4:] == ["+3", "-1", "-1", "-1"]
+    screenshot(phone, "wiener-result")
 
 
 def test_wiener_rebuy_needs_the_pin(server, phone):
@@ -142,6 +146,9 @@ def test_tile_timer_counts_down_from_server_time_on_every_phone(server, phone, b
     phone.goto(f"{server}/m/{match_id}")
     assert phone.locator('.total[data-player="Ben"]').inner_text() == "-30"
     screenshot(phone, "tiles-scoreboard")
+    phone.click(".hands li:first-child a")
+    assert [c.get_attribute("data-card") for c in phone.locator(".shown .card").all()] == ["R5", "JK", "B13", "Y1"]
+    screenshot(phone, "tiles-result")
 
 
 def test_three_player_chouette_and_hollywood_scoreboards(server, phone):
@@ -158,7 +165,7 @@ def test_three_player_chouette_and_hollywood_scoreboards(server, phone):
     for _ in range(2):
         http_post(server, f"/api/matches/{hollywood}/hands", {"knocker": "Ann", "hands": {"Ann": GIN_KNOCKER, "Ben": GIN_OPPONENT}})
     phone.goto(f"{server}/m/{hollywood}")
-    assert [t.strip() for t in phone.locator(".sheet-title").all_text_contents()] == ["Game 1", "Game 2", "Game 3"]
+    assert [t.strip() for t in phone.locator(".game-name").all_text_contents()] == ["Game 1", "Game 2", "Game 3"]
     assert phone.locator('.total[data-player="Ann"]').all_inner_texts() == ["56", "28", "0"]
     screenshot(phone, "hollywood-scoreboard")
 
@@ -168,6 +175,10 @@ def test_setup_and_tournament_pages(server, phone):
     phone.select_option("#game", "wiener")
     assert phone.locator('fieldset[data-for="wiener"]').is_visible()
     assert not phone.locator('fieldset[data-for="tiles"]').is_visible()
+    assert phone.locator('input[name="player6"]').is_visible()
+    phone.select_option("#game", "three")
+    assert not phone.locator('input[name="player4"]').is_visible() and phone.locator('input[name="player3"]').is_visible()
+    phone.select_option("#game", "wiener")
     screenshot(phone, "setup-wiener")
     phone.goto(f"{server}/tournaments/new")
     phone.fill('textarea[name="players"]', "Ann\nBen\nCy\nDee\nEve")
