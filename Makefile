@@ -17,7 +17,7 @@ run: setup
 	$(BIN)/rummyref dashboard
 
 test: setup
-	$(BIN)/python -m pytest -q engine hardware rummyref webui tests
+	$(BIN)/python -m pytest -q engine vision hardware rummyref webui tests
 
 bench: setup
 	$(BIN)/python benchmarks/bench_engine.py
