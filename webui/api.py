@@ -20,13 +20,15 @@ Rummy re-buy is the event ``{"kind": "rebuy", "payload": {"player": "Ann"}}``.
 
 from __future__ import annotations
 
+from typing import Callable
+
 from flask import Blueprint, abort, jsonify, request
 
 from webui import events
 from webui.db import get_store, notifier
 from webui.security import require_pin_for_api
 from webui.state import EVENT_KINDS, UnknownMatch, UnknownTournament, replay, replay_tournament
-from webui.store import StoreError
+from webui.store import Event, StoreError
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -60,19 +62,28 @@ def _created(event):
     return jsonify(event.to_dict()), 201
 
 
-@bp.post("/matches")
-def create_match():
+def _write(make_event: Callable[[], Event]):
+    """Append what ``make_event`` validates: 201 with the event, or 400 naming the bad field."""
     try:
-        return _created(events.create_match(get_store(), _json_body(), _actor()))
+        return _created(make_event())
     except events.InvalidInput as exc:
         return _invalid(exc)
 
 
-def _existing(match_id: str):
+def _loaded(replayer, unknown: type[LookupError], record_id: str, what: str):
     try:
-        return replay(get_store().events(match_id))
-    except UnknownMatch:
-        abort(404, description=f"there is no match {match_id!r} on this table")
+        return replayer(get_store().events(record_id))
+    except unknown:
+        abort(404, description=f"there is no {what} {record_id!r} on this table")
+
+
+@bp.post("/matches")
+def create_match():
+    return _write(lambda: events.create_match(get_store(), _json_body(), _actor()))
+
+
+def _existing(match_id: str):
+    return _loaded(replay, UnknownMatch, match_id, "match")
 
 
 @bp.post("/matches/<match_id>/events")
@@ -82,20 +93,14 @@ def post_event(match_id: str):
     kind = body.get("kind")
     if kind == "match_created" or kind not in EVENT_KINDS:
         return _invalid(events.InvalidInput("kind", f"unknown event kind {kind!r}: one of {', '.join(EVENT_KINDS[1:])}"))
-    try:
-        return _created(events.record(get_store(), match_id, kind, body.get("payload"), _actor()))
-    except events.InvalidInput as exc:
-        return _invalid(exc)
+    return _write(lambda: events.record(get_store(), match_id, kind, body.get("payload"), _actor()))
 
 
 @bp.post("/matches/<match_id>/hands")
 def post_hand(match_id: str):
     """A finished hand as cards: the engine settles it (same path as manual scoring)."""
     _existing(match_id)
-    try:
-        return _created(events.score_hand(get_store(), match_id, _json_body(), _actor()))
-    except events.InvalidInput as exc:
-        return _invalid(exc)
+    return _write(lambda: events.score_hand(get_store(), match_id, _json_body(), _actor()))
 
 
 @bp.post("/snapshots")
@@ -131,26 +136,17 @@ def match_state(match_id: str):
 
 @bp.post("/tournaments")
 def create_tournament():
-    try:
-        return _created(events.create_tournament(get_store(), _json_body(), _actor()))
-    except events.InvalidInput as exc:
-        return _invalid(exc)
+    return _write(lambda: events.create_tournament(get_store(), _json_body(), _actor()))
 
 
 def _tournament(tournament_id: str):
-    try:
-        return replay_tournament(get_store().events(tournament_id))
-    except UnknownTournament:
-        abort(404, description=f"there is no tournament {tournament_id!r} on this table")
+    return _loaded(replay_tournament, UnknownTournament, tournament_id, "tournament")
 
 
 @bp.post("/tournaments/<tournament_id>/results")
 def post_tournament_result(tournament_id: str):
     _tournament(tournament_id)
-    try:
-        return _created(events.record_tournament_result(get_store(), tournament_id, _json_body(), _actor()))
-    except events.InvalidInput as exc:
-        return _invalid(exc)
+    return _write(lambda: events.record_tournament_result(get_store(), tournament_id, _json_body(), _actor()))
 
 
 @bp.get("/tournaments/<tournament_id>")

@@ -7,13 +7,8 @@ import json
 import time
 import urllib.request
 
-import pytest
-
 from tests.webui.games import GIN_KNOCKER, GIN_OPPONENT, TILES_BEN, TILES_CY, wiener_round
 from tests.webui.support import PIN, screenshot
-
-TABLET = {"width": 820, "height": 1180}
-
 
 def http_post(server: str, path: str, body: dict) -> dict:
     request = urllib.request.Request(server + path, data=json.dumps(body).encode(), method="POST",
@@ -29,14 +24,6 @@ def http_get(server: str, path: str) -> dict:
 
 def new_match(server: str, game: str, players: list[str], **extra) -> str:
     return http_post(server, "/api/matches", {"game": game, "players": players, **extra})["match_id"]
-
-
-@pytest.fixture
-def tablet(browser):
-    context = browser.new_context(viewport=TABLET, device_scale_factor=1, is_mobile=True, has_touch=True)
-    page = context.new_page()
-    yield page
-    context.close()
 
 
 def test_wiener_elimination_arrives_live_on_a_phone(server, phone):
