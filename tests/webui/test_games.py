@@ -293,3 +293,19 @@ def test_tile_scoring_form_uses_tiles(client):
     assert response.status_code == 302
     result = client.get(response.headers["Location"])
     assert "Ann out +15" in text(result) and 'data-card="Y13"' in result.text
+
+
+def test_wiener_and_tile_results_quote_their_rulebook_sections(tmp_path, app, client):
+    rules = tmp_path / "rules"
+    rules.mkdir()
+    (rules / "001_wiener.txt").write_text("Spielablauf\n\nZiehen.\n\nAbrechnung und Wertung\n\nBis 100 Punkte.\n"
+                                          "Variationen\n\nAndere.\n", encoding="utf-8")
+    (rules / "002_tiles.txt").write_text("## Ende des Spiels\n\nJoker 25 Punkte!\n## Varianten\n", encoding="utf-8")
+    app.config["RULES_DIR"] = rules
+    wiener = create(client, "wiener", ["Ann", "Ben", "Cy"])
+    page = text(client.get(f"/m/{wiener}/hands/{scored(client, wiener, wiener_round())['id']}"))
+    assert "Rulebook <strong>001 Abrechnung und Wertung</strong>" in page and "<blockquote>Bis 100 Punkte.</blockquote>" in page
+    tiles = create(client, "tiles", ["Ann", "Ben"])
+    hand = scored(client, tiles, {"winner": "Ann", "hands": {"Ann": "", "Ben": TILES_BEN}})["id"]
+    page = text(client.get(f"/m/{tiles}/hands/{hand}"))
+    assert "<blockquote>Joker 25 Punkte!</blockquote>" in page and "left on the rack: 30" in page

@@ -278,7 +278,7 @@ class PartnershipGin(GinForm):
         high, low = multiplayer.team_name(seating.high), multiplayer.team_name(seating.low)
         net = sum((r["points"] if r["winner"] in seating.high else -r["points"]) for r in results if r["winner"])
         winner = high if net > 0 else low if net < 0 else None
-        words = [f"Table {i + 1}: " + (f"{r['winner']} +{r['points']}" if r["winner"] else "no game")
+        words = [f"Table {i + 1}: " + (f"{r['winner']} +{r['points']}." if r["winner"] else "no game.")
                  for i, r in enumerate(results)]
         words.append(f"{winner} writes {abs(net)} and a box." if winner else "The tables cancel out: nothing is written.")
         return {"kind": "round", "tables": results, "winner": winner, "points": abs(net), "knocker": None,

@@ -107,7 +107,7 @@ class TilesForm(GameForm):
             words = f"{winner} laid out every tile and scores {points[winner]}: {losers} left on the racks (joker 25)."
             headline = f"{winner} out +{points[winner]}"
         return {"kind": "draw" if score.draw else "out", "winner": winner, "points": points, "players": shown,
-                "explanation": words, "rule": "002 Spielende", "headline": headline}
+                "explanation": words, "rule": "002 Ende des Spiels", "headline": headline}
 
     def parse_pieces(self, setup, codes):
         return parse_tiles(codes, RAVENSBURGER, jokers=self.rules(setup).jokers)

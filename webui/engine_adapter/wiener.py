@@ -195,7 +195,7 @@ def _result_dict(result: wiener.RoundResult, seated: list[str]) -> dict[str, Any
         "kind": kind, "seated": seated, "knocker": knocker, "winner": winner, "rummy": result.rummy,
         "undercut": result.undercut, "deadwood": list(result.deadwood), "penalties": list(result.penalties),
         "payments": list(result.payments), "to_pot": result.to_pot, "players": players,
-        "explanation": _named(result.explanation, seated), "rule": "001 Abrechnung",
+        "explanation": _named(result.explanation, seated), "rule": "001 Abrechnung und Wertung",
         "headline": f"{knocker} {verb} · " + ", ".join(f"{p} {n}" for p, n in zip(seated, result.penalties)),
     }
 
