@@ -220,6 +220,8 @@ def test_wiener_rebuy_form_needs_the_pin(client):
     assert bad.status_code == 400 and "'Zed' is not a player" in text(bad)
     done = client.post(f"/m/{match_id}/rebuy", data={"player": "Ben", "csrf_token": token})
     assert done.status_code == 302 and state(client, match_id)["rebuys"] == ["Ben"]
+    assert re.search(r'<span class="what">Ben</span> bought back in <small class="muted">someone @ 127.0.0.1',
+                     client.get(f"/m/{match_id}/history").text), "the audit trail names who re-bought"
     gin = create(client, "gin", ["Ann", "Ben"])
     assert post_event(client, gin, "rebuy", {"player": "Ben"}).json["message"] == "kind: only Wiener Rummy has a re-buy"
 
