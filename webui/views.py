@@ -181,7 +181,7 @@ def _epoch_ms(iso: str) -> int:
 def _timer(state: MatchState) -> dict[str, Any]:
     """Tile Rummy's turn timer, as server times: every phone counts down from the same event."""
     game = engine_adapter.form(state.game)
-    if not hasattr(game, "timer"):
+    if not game.timed:
         return {}
     timer = dict(game.timer(events.setup_of(state)))
     timer.update(now=int(time.time() * 1000), started=_epoch_ms(state.turn_since) if state.turn_since else None)

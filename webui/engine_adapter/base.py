@@ -151,6 +151,8 @@ class GameForm:
     hand_word = "hand"
     decides = "knocker"
     """What the scorer says besides the cards: "knocker", "knockers" (one per table) or "winner"."""
+    timed = False
+    """Whether turns have a time limit (tile Rummy): then the form has ``timer(setup)``."""
     stock_max = 52
     """The most pieces the stock can hold: one deck, two decks and jokers, or 106 tiles."""
     pieces_hint = "10 cards each after the knocker's discard (11 for big gin)"

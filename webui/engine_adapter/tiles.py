@@ -32,6 +32,7 @@ class TilesForm(GameForm):
     game, title, sizes = "tiles", "Tile Rummy", (2, 3, 4)
     hand_word = "round"
     decides = "winner"
+    timed = True
     stock_max = 106
     pieces_hint = "the tiles left on each rack (the winner's is empty); each tile exists twice"
 
