@@ -64,7 +64,8 @@ function startPicker() {
       const card = button.dataset.card;
       const held = count(mine, card);
       button.classList.toggle("mine", held > 0);
-      button.classList.toggle("theirs", held === 0 && count(others, card) > 0);
+      // greyed once every copy of the card is in another hand of this deck
+      button.classList.toggle("theirs", held === 0 && count(others, card) >= limit(card));
       button.classList.toggle("gone", limit(card) === 0);
       button.dataset.held = held > 1 ? "×" + held : "";
       button.setAttribute("aria-pressed", held > 0 ? "true" : "false");
