@@ -6,4 +6,4 @@ imports (OpenCV, onnxruntime, Flask) go inside that function, so that
 ``rummyref --help`` and the light commands start fast.
 """
 
-COMMAND_MODULES: list[str] = ["analyze", "dashboard"]
+COMMAND_MODULES: list[str] = ["analyze", "dashboard", "markers"]

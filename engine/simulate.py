@@ -1,0 +1,347 @@
+"""A Gin simulator: plays whole hands with simple rule-following players and emits what a camera
+would read, frame by frame, so the tracker can be tested end to end without images.
+
+Players draw the discard if it lowers their deadwood (else the stock), discard the card that
+leaves the least deadwood (the highest of those), and knock once their deadwood is at or below
+their own threshold (some play for gin). The knocker lays out the engine's arrangement; the
+opponent lays out his melds and lays off as the engine's best choice says.
+
+Each action is a few frames with a hand over the table (not still; cards under the hand are
+hidden) followed by still frames in which every visible card is read with noise: dropped
+readings, single-frame misreads, and now and then a card read with low confidence (wrong or
+right) for a whole still period. The ground truth comes along: the events in order, the true
+hands and the engine's settlement.
+
+>>> hand = simulate_hand(7)
+>>> hand.truth[0].kind, hand.truth[-1].kind
+('discard', 'hand_end')
+>>> hand.frames[0].frame_id, all(f.frame_id == i for i, f in enumerate(hand.frames))
+(0, True)
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from engine.cards import ALL_CARDS, Card
+from engine.dealing import StockEnd, deal_plan, stock_end
+from engine.gin import best_layoffs, knock_limit, meld_rules, settle_hand
+from engine.match import HandScore
+from engine.melds import Arrangement, Meld, MeldRules, solver
+from engine.rules import GinRules
+from engine.tracker import BACK, Event, Sighting, hand_score
+from engine.zones import ZoneMap, default_zones
+
+FAN_STEP_CM = 2.0
+"""How far apart the cards of a fanned meld lie: only their index corners show."""
+MELD_GAP_CM = 8.0
+"""Free space between two melds' outermost possible layoffs."""
+LOOSE_STEP_CM = 8.0
+"""Deadwood cards lie apart from each other."""
+
+
+@dataclass(frozen=True)
+class Noise:
+    """How badly the simulated recognizer reads: per card and still frame ``drop`` (not read at
+    all) and ``flip`` (read as another card, often confidently); per card and still period
+    ``doubt`` (read with low confidence the whole period, half the time as a wrong card)."""
+
+    drop: float = 0.02
+    flip: float = 0.005
+    doubt: float = 0.01
+    jitter_cm: float = 0.2
+    confidence: tuple[float, float] = (0.88, 0.99)
+    doubt_confidence: tuple[float, float] = (0.35, 0.75)
+
+
+QUIET = Noise(drop=0.0, flip=0.0, doubt=0.0, jitter_cm=0.0)
+
+
+@dataclass(frozen=True)
+class Pace:
+    """How many frames an action takes: a hand over the table, then the table still."""
+
+    moving: tuple[int, int] = (3, 8)
+    still: tuple[int, int] = (9, 14)
+
+
+@dataclass(frozen=True)
+class Placed:
+    """A card as it really lies: code (``BACK`` face down), table position, zone name."""
+
+    code: str
+    x: float
+    y: float
+    zone: str
+
+
+@dataclass(frozen=True)
+class SimFrame:
+    """One camera frame: what the recognizer read, whether the table is still, and the truth."""
+
+    frame_id: int
+    sightings: tuple[Sighting, ...]
+    still: bool
+    table: tuple[Placed, ...]
+
+    def card_at(self, zone: str, x: float, y: float) -> str:
+        """The true card nearest a point of a zone: what a player answers when asked."""
+        here = [p for p in self.table if p.zone == zone]
+        return min(here, key=lambda p: (p.x - x) ** 2 + (p.y - y) ** 2).code
+
+
+@dataclass
+class SimulatedHand:
+    """One simulated hand: frames, the true events (``seq`` 0, ``frame_id`` where they show) and hands."""
+
+    seed: int
+    players: tuple[str, str]
+    dealer: str
+    frames: list[SimFrame]
+    truth: list[Event]
+    result: HandScore
+    hands: dict[str, tuple[Card, ...]] = field(default_factory=dict)
+
+    @property
+    def outcome(self) -> str:
+        """``knock``, ``gin``, ``undercut`` or ``no_game``."""
+        return self.result.kind
+
+
+class _Camera:
+    """Turns the true table into frames with noise."""
+
+    def __init__(self, rng: random.Random, noise: Noise, pace: Pace) -> None:
+        self.rng, self.noise, self.pace = rng, noise, pace
+        self.frames: list[SimFrame] = []
+
+    def action(self, table: dict[str, Placed], zone: str) -> int:
+        """A hand reaches over ``zone`` (its cards are hidden), then the table lies still.
+
+        Returns the id of the first still frame, where the change can first be seen."""
+        placed = tuple(table.values())
+        for _ in range(self.rng.randint(*self.pace.moving)):
+            visible = [p for p in placed if not (p.zone == zone and self.rng.random() < 0.7)]
+            self._frame(visible, still=False, placed=placed, doubts={})
+        doubts = {p.code: self._doubt(p.code) for p in placed
+                  if p.code != BACK and self.rng.random() < self.noise.doubt}
+        first = len(self.frames)
+        for _ in range(self.rng.randint(*self.pace.still)):
+            self._frame(placed, still=True, placed=placed, doubts=doubts)
+        return first
+
+    def _doubt(self, code: str) -> tuple[str, float, tuple[str, ...]]:
+        card = _card(code)
+        confidence = self.rng.uniform(*self.noise.doubt_confidence)
+        if self.rng.random() < 0.5:
+            return code, confidence, (_lookalike(card, self.rng),)
+        wrong = _lookalike(card, self.rng)
+        return wrong, confidence, (code,)
+
+    def _frame(self, visible: Sequence[Placed], still: bool, placed: tuple[Placed, ...],
+               doubts: dict[str, tuple[str, float, tuple[str, ...]]]) -> None:
+        n, rng = self.noise, self.rng
+        sightings = []
+        for p in visible:
+            if rng.random() < n.drop:
+                continue
+            code, confidence, candidates = p.code, rng.uniform(*n.confidence), ()
+            if p.code in doubts:
+                code, confidence, candidates = doubts[p.code]
+            elif p.code != BACK and rng.random() < n.flip:
+                code = str(rng.choice(ALL_CARDS))
+            x, y = p.x + rng.gauss(0, n.jitter_cm), p.y + rng.gauss(0, n.jitter_cm)
+            sightings.append(Sighting(code, round(confidence, 3), x, y, p.zone, candidates))
+        self.frames.append(SimFrame(len(self.frames), tuple(sightings), still, placed))
+
+
+def _lookalike(card: Card, rng: random.Random) -> str:
+    """A card a recognizer might confuse with ``card``: same rank other suit, or a neighbouring rank."""
+    if rng.random() < 0.5:
+        return str(Card(card.rank, rng.choice([s for s in "SHDC" if s != card.suit])))
+    return str(Card(card.rank % 13 + 1, card.suit))
+
+
+class _Table:
+    """The true table: the stock, the discard pile and the layouts, with positions."""
+
+    def __init__(self, zones: ZoneMap, rng: random.Random, mrules: MeldRules) -> None:
+        self.zones, self.rng, self.mrules = zones, rng, mrules
+        self.stock_zone = zones.of_kind("stock")
+        self.discard_zone = zones.of_kind("discard")
+        self.pile: list[Placed] = []
+        self.laid: dict[str, Placed] = {}
+
+    def view(self, stock: int) -> dict[str, Placed]:
+        table = dict(self.laid)
+        if stock:
+            table["stock"] = Placed(BACK, *self.stock_zone.centre, self.stock_zone.name)
+        if self.pile:
+            table["pile"] = self.pile[-1]
+        return table
+
+    def discard(self, code: str) -> None:
+        cx, cy = self.discard_zone.centre
+        self.pile.append(Placed(code, cx + self.rng.uniform(-0.6, 0.6), cy + self.rng.uniform(-0.6, 0.6),
+                                self.discard_zone.name))
+
+    def lay_out(self, seat: int, arrangement: Arrangement) -> dict[Meld, float]:
+        """Melds fanned in a row, deadwood in a second row; returns each meld's first card's x."""
+        zone = self.zones.seat_zone(seat)
+        x0, y0, x1, y1 = zone.rect
+        row, loose_row = y0 + (y1 - y0) * 0.3, y0 + (y1 - y0) * 0.75
+        x, starts = x0 + 2 * FAN_STEP_CM + 1, {}
+        for meld in arrangement.melds:
+            starts[meld] = x
+            for i, card in enumerate(meld.cards):
+                self._place(card, x + i * FAN_STEP_CM, row, zone.name)
+            x += (len(meld.cards) - 1 + 4) * FAN_STEP_CM + MELD_GAP_CM
+        for i, card in enumerate(arrangement.deadwood_cards):
+            self._place(card, x0 + 4 + i * LOOSE_STEP_CM, loose_row, zone.name)
+        return starts
+
+    def lay_off(self, seat: int, onto: Meld, cards: Sequence[Card], starts: dict[Meld, float]) -> None:
+        """Cards lower than the meld go before its first card, higher ones after its last."""
+        zone = self.zones.seat_zone(seat)
+        row = zone.rect[1] + (zone.rect[3] - zone.rect[1]) * 0.3
+        result = Meld.of(onto.cards + tuple(cards), self.mrules)
+        first = result.cards.index(onto.cards[0])
+        for card in cards:
+            offset = result.cards.index(card) - first
+            self._place(card, starts[onto] + offset * FAN_STEP_CM, row, zone.name)
+
+    def _place(self, card: Card, x: float, y: float, zone: str) -> None:
+        self.laid[str(card)] = Placed(str(card), x, y, zone)
+
+
+@dataclass
+class _Player:
+    name: str
+    hand: list[Card]
+    knock_at: int
+
+
+def _discard_choice(hand: Sequence[Card], keep: Card | None, mrules: MeldRules) -> tuple[Card, int]:
+    """The discard leaving the least deadwood, the highest card among those; never ``keep``."""
+    choice = solver(mrules).discards(list(hand))
+    options = [(deadwood, -card.gin_value, -card.index, card) for card, deadwood in choice.deadwood_after if card != keep]
+    deadwood, _, _, card = min(options)
+    return card, deadwood
+
+
+def simulate_hand(seed: int, rules: GinRules = GinRules(), zones: ZoneMap | None = None, noise: Noise = Noise(),
+                  pace: Pace = Pace(), players: tuple[str, str] = ("Anna", "Ben"), dealer: str | None = None) -> SimulatedHand:
+    """Play one hand from ``seed``; the same seed gives the same hand, frames and noise."""
+    rng = random.Random(seed)
+    zones = zones or default_zones("gin", 2)
+    dealer = dealer or players[rng.randrange(2)]
+    forehand = players[1 - players.index(dealer)]
+    plan = deal_plan(rules, dealer, forehand)
+    mrules, limit = meld_rules(rules), knock_limit(rules)
+    deck = list(ALL_CARDS)
+    rng.shuffle(deck)
+    thresholds = (limit, limit, limit // 2, 0)
+    seats = {name: _Player(name, [], rng.choice(thresholds)) for name in players}
+    seats[forehand].hand = deck[:plan.forehand_cards]
+    seats[dealer].hand = deck[plan.forehand_cards:plan.forehand_cards + plan.dealer_cards]
+    stock = deck[plan.forehand_cards + plan.dealer_cards:]
+    table, camera = _Table(zones, rng, mrules), _Camera(rng, noise, pace)
+    truth: list[Event] = []
+
+    def record(kind: str, frame: int, player: str | None = None, **fields) -> None:
+        truth.append(Event(0, kind, frame, player, **fields))
+
+    turn, first_turn = forehand, True
+    while True:
+        me = seats[turn]
+        seat = players.index(turn)
+        picked = None
+        if not first_turn:
+            top = table.pile[-1] if table.pile else None
+            take = False
+            if top is not None:
+                top_card = _card(top.code)
+                after = _discard_choice(me.hand + [top_card], top_card, mrules)[1]
+                take = after < solver(mrules).min_deadwood(me.hand)
+            if take:
+                table.pile.pop()
+                picked = top_card
+                me.hand.append(picked)
+                frame = camera.action(table.view(len(stock)), table.discard_zone.name)
+                record("pickup", frame, turn, cards=(str(picked),), stock=len(stock))
+            else:
+                me.hand.append(stock.pop())
+                record("stock_draw", -1, turn, stock=len(stock), inferred=True)
+        card, deadwood = _discard_choice(me.hand, picked, mrules)
+        me.hand.remove(card)
+        if deadwood <= me.knock_at:
+            table.pile.append(Placed(BACK, *table.discard_zone.centre, table.discard_zone.name))
+            frame = camera.action(table.view(len(stock)), table.discard_zone.name)
+            _fix_inferred(truth, frame)
+            record("knock", frame, turn, stock=len(stock))
+            return _show_down(seed, players, dealer, seats, turn, rules, mrules, table, camera, stock, record, truth)
+        table.discard(str(card))
+        frame = camera.action(table.view(len(stock)), table.discard_zone.name)
+        _fix_inferred(truth, frame)
+        record("discard", frame, turn, cards=(str(card),), stock=len(stock))
+        if stock_end(rules, len(stock), "discard") is StockEnd.NO_GAME:
+            result = HandScore.no_game()
+            record("hand_end", frame, result=result, stock=len(stock))
+            return SimulatedHand(seed, players, dealer, camera.frames, truth, result,
+                                 {p: tuple(s.hand) for p, s in seats.items()})
+        turn, first_turn = players[1 - seat], False
+
+
+def _fix_inferred(truth: list[Event], frame: int) -> None:
+    """A stock draw shows only with the discard that follows it."""
+    if truth and truth[-1].kind == "stock_draw" and truth[-1].frame_id == -1:
+        last = truth[-1]
+        truth[-1] = Event(0, last.kind, frame, last.player, stock=last.stock, inferred=True)
+
+
+def _card(code: str) -> Card:
+    return next(c for c in ALL_CARDS if str(c) == code)
+
+
+def _show_down(seed, players, dealer, seats, knocker, rules, mrules, table: _Table, camera: _Camera,
+               stock, record, truth) -> SimulatedHand:
+    """The knocker lays out (in one or two goes), the opponent lays out and lays off; the engine settles."""
+    opponent = players[1 - players.index(knocker)]
+    k_seat, o_seat = players.index(knocker), players.index(opponent)
+    k_hand, o_hand = seats[knocker].hand, seats[opponent].hand
+    arranged = solver(mrules).arrange(k_hand)
+    rng = camera.rng
+    if rng.random() < 0.5 and len(arranged.melds) > 1:  # first the melds, then the rest after a pause
+        first = Arrangement(arranged.melds[:1], (), 0)
+        table.lay_out(k_seat, first)
+        camera.action(table.view(len(stock)), table.zones.seat_zone(k_seat).name)
+    starts = table.lay_out(k_seat, arranged)
+    frame = camera.action(table.view(len(stock)), table.zones.seat_zone(k_seat).name)
+    record("layout", frame, knocker, cards=tuple(str(c) for c in arranged.deadwood_cards),
+           melds=tuple(tuple(str(c) for c in m.cards) for m in arranged.melds))
+    if arranged.deadwood == 0 and not rules.layoffs_on_gin:
+        own, layoffs = solver(mrules).arrange(o_hand), ()
+    else:
+        outcome = best_layoffs(arranged.melds, o_hand, mrules)
+        own, layoffs = outcome.opponent, outcome.layoffs
+    laid_off = {c for layoff in layoffs for c in layoff.cards}
+    own_cards = [c for c in o_hand if c not in laid_off]
+    own = Arrangement(own.melds, tuple(c for c in own_cards if c not in {x for m in own.melds for x in m.cards}), own.deadwood)
+    table.lay_out(o_seat, own)
+    frame = camera.action(table.view(len(stock)), table.zones.seat_zone(o_seat).name)
+    opp_layout = (opponent, tuple(str(c) for c in own.deadwood_cards), tuple(tuple(str(c) for c in m.cards) for m in own.melds))
+    if layoffs:
+        for layoff in layoffs:
+            table.lay_off(k_seat, layoff.onto, layoff.cards, starts)
+        frame = camera.action(table.view(len(stock)), table.zones.seat_zone(k_seat).name)
+    record("layout", frame, opp_layout[0], cards=opp_layout[1], melds=opp_layout[2])
+    for layoff in sorted(layoffs, key=lambda layoff: arranged.melds.index(layoff.onto)):
+        record("layoff", frame, opponent, cards=tuple(str(c) for c in layoff.cards),
+               melds=(tuple(str(c) for c in layoff.onto.cards),))
+    engine_result = settle_hand(k_hand, o_hand, rules, knocker_melds=arranged.melds, names=(knocker, opponent))
+    result = hand_score(engine_result, (knocker, opponent))
+    record("hand_end", frame, result=result, detail=engine_result.explanation)
+    return SimulatedHand(seed, players, dealer, camera.frames, truth, result,
+                         {knocker: tuple(k_hand), opponent: tuple(o_hand)})

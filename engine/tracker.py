@@ -1,0 +1,734 @@
+"""The table tracker: from per-frame card sightings to a trustworthy sequence of Gin events.
+
+The camera side (recognizer, calibration, :mod:`vision.motion`) turns every frame into
+:class:`Sighting` values in table coordinates plus one flag: is the table still? The tracker
+holds a stable picture of the table and commits a change only when the table has been still
+for ``window`` frames and each card was read (or not read) in at least ``quorum`` of them.
+
+What it commits is a game event (:class:`Event`): a discard and by whom (turn order), a pickup
+of the discard (the card under it reappears), a stock draw (inferred: the player discarded
+without picking up), a knock (a face-down card on the discard pile, or a button), each player's
+layout with the melds as the player grouped them (cards lying together are one meld), layoffs,
+and the end of the hand with the engine's result, or no game when the stock is down to two.
+
+It never guesses: a card read with low confidence, or read where the rules say it cannot be,
+becomes a ``needs_confirmation`` event with the candidates, and nothing is committed until
+:meth:`GinTracker.confirm` answers it. Rule breaks that are real (an illegal meld, 11 cards laid
+down, a knock over the limit) become ``flagged`` events carrying the §14 ruling
+(:mod:`engine.irregularities`) where the rulebook has one.
+
+>>> from engine.zones import default_zones
+>>> zones = default_zones("gin", players=2)
+>>> t = GinTracker(("Anna", "Ben"), dealer="Ben", zones=zones, options=TrackerOptions(window=2, quorum=2))
+>>> discard = zones.named("discard").centre
+>>> seen = [Sighting("7H", 0.97, *discard, zone="discard")]
+>>> t.update(1, seen, still=False) + t.update(2, seen, still=True)
+[]
+>>> [e.describe() for e in t.update(3, seen, still=True)]
+['#1 discard Anna 7H (stock 31)']
+"""
+
+from __future__ import annotations
+
+import math
+from statistics import median
+from collections import defaultdict
+from dataclasses import dataclass, replace
+from typing import Literal, Sequence
+
+from engine.cards import Card, CardParseError, parse_card
+from engine.dealing import StockEnd, stock_end
+from engine.gin import (
+    GinError, HandResult, IllegalKnockError, Layoff, LayoffOutcome, best_layoffs, knock_limit, meld_rules, score, settle_hand,
+)
+from engine.irregularities import (
+    Ruling, illegal_knock, knock_with_wrong_count, opponent_over_at_knock, opponent_short_at_knock,
+)
+from engine.match import HandScore
+from engine.melds import Arrangement, Meld, MeldError, arrangement_of, min_deadwood, solver
+from engine.rules import GinRules
+from engine.zones import ZoneMap, default_zones
+
+BACK = "BACK"
+"""The code of a face-down card."""
+
+HAND_SIZE = 10
+_TWICE = "*"
+"""Marks the second reading of one card in one zone and frame."""
+
+EventKind = Literal[
+    "discard", "pickup", "stock_draw", "knock", "layout", "layoff", "hand_end", "reading", "irregularity",
+]
+
+
+class TrackerError(ValueError):
+    """A tracker set up or driven inconsistently (unknown player, unknown event to confirm, ...)."""
+
+
+@dataclass(frozen=True)
+class Sighting:
+    """One card read in one frame: its code (``'BACK'`` face down), how sure the reader is, where it
+    lies in table cm, the zone there (None between zones) and the alternatives the reader weighed.
+
+    >>> Sighting("10h", 0.9, 1, 2, "discard").code
+    '10H'
+    >>> Sighting("1X", 0.9, 1, 2, "discard")
+    Traceback (most recent call last):
+    ...
+    engine.tracker.TrackerError: sighting code '1X' is neither BACK nor a card: malformed card code '1X': expected a rank (A, 2-10, T, J, Q, K) and a suit (S, H, D, C or ♠♥♦♣), or JK
+    """
+
+    code: str
+    confidence: float
+    x: float
+    y: float
+    zone: str | None
+    candidates: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "code", canonical_code(self.code, "sighting code"))
+        object.__setattr__(self, "candidates", tuple(canonical_code(c, "candidate") for c in self.candidates))
+        if not 0.0 <= self.confidence <= 1.0:
+            raise TrackerError(f"sighting of {self.code}: confidence must be 0..1, got {self.confidence!r}")
+
+
+def canonical_code(code: str, what: str = "card code") -> str:
+    """``'BACK'`` or the canonical card code; anything else is a :class:`TrackerError`."""
+    if isinstance(code, str) and code.strip().upper() == BACK:
+        return BACK
+    try:
+        return str(parse_card(code))
+    except CardParseError as error:
+        raise TrackerError(f"{what} {code!r} is neither BACK nor a card: {error}") from None
+
+
+@dataclass(frozen=True)
+class TrackerOptions:
+    """How cautious the tracker is.
+
+    ``window`` still frames are looked at; a card is on the table if read in at least ``quorum``
+    of them and off it if read in at most ``window - quorum``; anything between means "wait".
+    Readings averaging below ``min_confidence`` need confirmation. Cards whose centres lie within
+    ``cluster_cm`` of each other belong to one meld; a layoff lies within ``layoff_cm`` of its meld.
+    Readings within ``confirm_radius_cm`` are one place: a confirmed reading holds for the card read
+    there, and one card read at two places of a zone in one frame is asked about.
+    """
+
+    window: int = 6
+    quorum: int = 4
+    min_confidence: float = 0.8
+    cluster_cm: float = 3.5
+    layoff_cm: float = 5.0
+    confirm_radius_cm: float = 1.0
+
+    def __post_init__(self) -> None:
+        if not (isinstance(self.window, int) and self.window >= 1):
+            raise TrackerError(f"window must be a whole number >= 1, got {self.window!r}")
+        if not (isinstance(self.quorum, int) and self.window / 2 < self.quorum <= self.window):
+            raise TrackerError(f"quorum must be more than half of the window ({self.window}) and at most it, got {self.quorum!r}")
+        if not 0.0 <= self.min_confidence <= 1.0:
+            raise TrackerError(f"min_confidence must be 0..1, got {self.min_confidence!r}")
+
+
+@dataclass(frozen=True)
+class Event:
+    """One committed game event, or a question to the players (``needs_confirmation``).
+
+    ``frame_id`` is the frame whose reading committed it (the app stores that frame as evidence).
+    ``melds`` holds the grouping of a layout (the meld a layoff went onto); ``cards`` the cards
+    moved (a layout's deadwood). ``candidates`` are what a doubtful card may be.
+    """
+
+    seq: int
+    kind: EventKind
+    frame_id: int
+    player: str | None = None
+    cards: tuple[str, ...] = ()
+    melds: tuple[tuple[str, ...], ...] = ()
+    stock: int | None = None
+    inferred: bool = False
+    needs_confirmation: bool = False
+    candidates: tuple[str, ...] = ()
+    zone: str | None = None
+    position: tuple[float, float] | None = None
+    flagged: bool = False
+    ruling: Ruling | None = None
+    result: HandScore | None = None
+    detail: str = ""
+
+    def key(self) -> tuple:
+        """What the event says about the game, without bookkeeping or the order cards lie in:
+        compare it with ground truth.
+
+        >>> Event(1, "layout", 9, "Ben", ("KS",), (("7H", "7S", "7D"),)).key()
+        ('layout', 'Ben', ('KS',), (('7S', '7H', '7D'),))
+        """
+        melds = tuple(sorted(tuple(sorted(m, key=_order)) for m in self.melds))
+        return (self.kind, self.player, tuple(sorted(self.cards, key=_order)), melds)
+
+    def describe(self) -> str:
+        parts = [f"#{self.seq}", self.kind]
+        if self.player:
+            parts.append(self.player)
+        parts += [" ".join(m) for m in self.melds] if self.kind != "layoff" else []
+        parts += list(self.cards)
+        if self.kind == "layoff":
+            parts.append("onto " + " ".join(self.melds[0]))
+        if self.stock is not None:
+            parts.append(f"(stock {self.stock})")
+        if self.inferred:
+            parts.append("(inferred)")
+        if self.needs_confirmation:
+            parts.append(f"needs confirmation: {' or '.join(self.candidates)}")
+        if self.result is not None:
+            parts.append(f"{self.result.kind} {self.result.winner or ''} {self.result.points}".rstrip())
+        if self.ruling is not None:
+            parts.append(f"[{self.ruling.rule}]")
+        return " ".join(parts)
+
+
+@dataclass(frozen=True)
+class _Card:
+    """A card as settled over the window: mean position and confidence, the alternatives read."""
+
+    code: str
+    x: float
+    y: float
+    confidence: float
+    candidates: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class _Override:
+    """A player's answer: the card read as ``read`` near ``(x, y)`` in ``zone`` is ``card``."""
+
+    zone: str
+    read: str
+    x: float
+    y: float
+    card: str
+    doubtful_only: bool
+    """The question was about a low-confidence reading: a confident one there is another card."""
+
+
+@dataclass
+class _Layout:
+    """A committed layout: the groups as laid, which of them are melds, and the loose cards."""
+
+    cards: dict[str, tuple[float, float]]
+    groups: list[tuple[str, ...]]
+    melds: list[Meld]
+    deadwood: tuple[str, ...]
+
+
+@dataclass
+class _Turn:
+    player: int
+    drawn: bool
+    opening: bool = False
+
+
+class GinTracker:
+    """Tracks one two-player Gin hand dealt by the rulebook (forehand holds 11 and discards first).
+
+    ``players`` are the names at seat 0 and seat 1 of ``zones``; ``dealer`` is one of them.
+    Feed :meth:`update` every frame; answer questions with :meth:`confirm`; a knock button calls
+    :meth:`press_knock`, and :meth:`finish` says that a layout is complete though short of cards.
+    """
+
+    def __init__(self, players: tuple[str, str], dealer: str, rules: GinRules = GinRules(),
+                 zones: ZoneMap | None = None, options: TrackerOptions = TrackerOptions()) -> None:
+        if len(players) != 2 or players[0] == players[1]:
+            raise TrackerError(f"Gin is tracked for two players with different names, got {players!r}")
+        if dealer not in players:
+            raise TrackerError(f"dealer {dealer!r} is not one of the players {players[0]!r}, {players[1]!r}")
+        if rules.deal != "eleven":
+            raise TrackerError("only the rulebook deal (forehand holds 11 and discards first) is tracked; "
+                               "the upcard deal's passes cannot be seen by the camera")
+        if rules.oklahoma:
+            raise TrackerError("Oklahoma Gin is not tracked yet: its knock limit needs the first upcard")
+        self.players = tuple(players)
+        self.dealer = dealer
+        self.rules = rules
+        self.zones = zones or default_zones("gin", 2)
+        if self.zones.players != 2 or self.zones.of_kind("discard") is None:
+            raise TrackerError("Gin needs a zone map with two seats and a discard zone")
+        self.options = options
+        self.discard_zone = self.zones.of_kind("discard").name
+        self.seat_zones = tuple(self.zones.seat_zone(seat).name for seat in range(2))
+        self.mrules = meld_rules(rules)
+        self.limit = knock_limit(rules)
+        self.events: list[Event] = []
+        self.phase: Literal["play", "knocked", "over"] = "play"
+        self.stock = 52 - 21
+        self.pile: list[str] = []
+        forehand = 1 - self.players.index(dealer)
+        self.turn = _Turn(forehand, drawn=True, opening=True)
+        self.knocker: int | None = None
+        self.layouts: dict[int, _Layout] = {}
+        self._window: list[tuple[int, list[Sighting]]] = []
+        self._overrides: list[_Override] = []
+        self._pending: dict[int, tuple[str, str, float, float, bool]] = {}
+        self._finish = False
+        self._flagged_keys: set[tuple] = set()
+
+    # --- inputs -----------------------------------------------------------------------------
+
+    def update(self, frame_id: int, sightings: Sequence[Sighting], still: bool) -> list[Event]:
+        """Take one frame; returns the events it commits (often none)."""
+        if not still:
+            self._window.clear()
+            return []
+        self._window.append((frame_id, list(sightings)))
+        del self._window[:-self.options.window]
+        if len(self._window) < self.options.window or self.phase == "over":
+            return []
+        return self._evaluate(frame_id)
+
+    def confirm(self, seq: int, code: str) -> list[Event]:
+        """Answer the ``needs_confirmation`` event ``seq``: the card there is ``code``."""
+        if seq not in self._pending:
+            raise TrackerError(f"event #{seq} is not waiting for a confirmation")
+        zone, read, x, y, doubtful = self._pending.pop(seq)
+        self._overrides.append(_Override(zone, read, x, y, canonical_code(code), doubtful))
+        return self._reevaluate()
+
+    def press_knock(self, player: str, frame_id: int) -> list[Event]:
+        """A knock announced by a button (web page or GPIO) rather than a face-down discard."""
+        seat = self._seat(player)
+        if self.phase != "play":
+            return [self._emit("irregularity", frame_id, player, flagged=True,
+                               detail=f"{player} pressed knock, but the hand is already {self.phase}")]
+        if seat != self.turn.player:
+            return [self._emit("irregularity", frame_id, player, flagged=True,
+                               detail=f"{player} pressed knock out of turn: it is {self.players[self.turn.player]}'s turn")]
+        return self._knock(frame_id, "the knock button")
+
+    def finish(self, frame_id: int) -> list[Event]:
+        """The players say the layouts are complete: settle with the cards on the table."""
+        self._finish = True
+        return self._reevaluate(frame_id)
+
+    def _reevaluate(self, frame_id: int | None = None) -> list[Event]:
+        if len(self._window) < self.options.window or self.phase == "over":
+            return []
+        return self._evaluate(frame_id if frame_id is not None else self._window[-1][0])
+
+    def _seat(self, player: str) -> int:
+        if player not in self.players:
+            raise TrackerError(f"unknown player {player!r}: the players are {self.players[0]!r} and {self.players[1]!r}")
+        return self.players.index(player)
+
+    # --- reading the window -----------------------------------------------------------------
+
+    def _corrected(self, sighting: Sighting) -> Sighting:
+        """The sighting with the players' answer applied, if it is the card they were asked about:
+        same zone, same reading, same place (and, for a doubtful reading, doubtful again)."""
+        for o in self._overrides:
+            if (o.zone == sighting.zone and o.read == sighting.code
+                    and not (o.doubtful_only and sighting.confidence >= self.options.min_confidence)
+                    and math.dist((o.x, o.y), (sighting.x, sighting.y)) <= self.options.confirm_radius_cm):
+                return replace(sighting, code=o.card, confidence=1.0, candidates=())
+        return sighting
+
+    def _settled(self) -> dict[str, dict[str, _Card]] | None:
+        """Zone -> code -> card, if every card is clearly on or off the table over the window."""
+        votes: dict[tuple[str, str], list[Sighting]] = defaultdict(list)
+        for _, sightings in self._window:
+            best: dict[tuple[str, str], Sighting] = {}
+            for raw in sightings:
+                if raw.zone is None:
+                    continue
+                s = self._corrected(raw)
+                key = (s.zone, s.code)
+                other = best.get(key)
+                if other is not None and math.dist((other.x, other.y), (s.x, s.y)) > self.options.confirm_radius_cm:
+                    # One card read at two places of a zone: keep the weaker reading apart, to be asked about.
+                    weak, strong = sorted((other, s), key=lambda r: r.confidence)
+                    best[key], best[(s.zone, s.code + _TWICE)] = strong, weak
+                elif other is None or s.confidence > other.confidence:
+                    best[key] = s
+            for key, s in best.items():
+                votes[key].append(s)
+        reading: dict[str, dict[str, _Card]] = defaultdict(dict)
+        for (zone, code), seen in votes.items():
+            if len(seen) >= self.options.quorum:
+                alternatives = tuple(dict.fromkeys(c for s in seen for c in s.candidates if c != code))
+                # Medians: a card misread once elsewhere must not drag the position of the real one.
+                reading[zone][code] = _Card(code, median(s.x for s in seen), median(s.y for s in seen),
+                                            sum(s.confidence for s in seen) / len(seen), alternatives)
+            elif len(seen) > self.options.window - self.options.quorum:
+                return None
+        return reading
+
+    def _evaluate(self, frame_id: int) -> list[Event]:
+        reading = self._settled()
+        if reading is None:
+            return []
+        # An answer holds for the card it was about, while it lies there; not for the next card there.
+        self._overrides = [o for o in self._overrides if o.card in reading.get(o.zone, {})]
+        events = self._question_doubtful(reading, frame_id)
+        if events or self._pending_present(reading):
+            return events
+        if self.phase == "play":
+            events += self._play(reading, frame_id)
+        if self.phase == "knocked":
+            events += self._layouts(reading, frame_id)
+        return events
+
+    def _pending_present(self, reading: dict[str, dict[str, _Card]]) -> bool:
+        """Drop questions about cards no longer on the table; True while one is still open."""
+        for seq, (zone, code, *_) in list(self._pending.items()):
+            if code not in reading.get(zone, {}):
+                del self._pending[seq]
+        return bool(self._pending)
+
+    def _question_doubtful(self, reading: dict[str, dict[str, _Card]], frame_id: int) -> list[Event]:
+        """Ask about cards read with low confidence and cards read in two zones at once."""
+        zones_of: dict[str, list[str]] = defaultdict(list)
+        for zone, cards in reading.items():
+            for code in cards:
+                if code != BACK and self.zones.named(zone).kind != "stock":
+                    zones_of[code].append(zone)
+        events = []
+        for zone, cards in reading.items():
+            for card in cards.values():
+                if card.code.endswith(_TWICE):
+                    card = replace(card, code=card.code.removesuffix(_TWICE))
+                    events += self._ask(zone, card, frame_id, f"{card.code} is read twice in {zone}: a one-deck game holds it once",
+                                        conflict=True)
+                    continue
+                places = zones_of.get(card.code, [])
+                twice = len(places) > 1
+                if card.confidence >= self.options.min_confidence and not twice:
+                    continue
+                if twice and self._confirmed(zone, card) and not all(
+                        self._confirmed(z, reading[z][card.code]) for z in places):
+                    continue  # ask about the other reading first: its answer may settle it
+                why = (f"{card.code} is read in {' and '.join(zones_of[card.code])}: a one-deck game holds it once"
+                       if twice else f"{card.code} read with confidence {card.confidence:.2f}")
+                events += self._ask(zone, card, frame_id, why, conflict=twice)
+        return events
+
+    def _confirmed(self, zone: str, card: _Card) -> bool:
+        """The players have confirmed that this reading is right."""
+        return any(o.zone == zone and o.card == o.read == card.code
+                   and math.dist((o.x, o.y), (card.x, card.y)) <= self.options.confirm_radius_cm
+                   for o in self._overrides)
+
+    def _ask(self, zone: str, card: _Card, frame_id: int, why: str, exclude: tuple[str, ...] = (),
+             conflict: bool = False) -> list[Event]:
+        """A question about one card: read with low confidence, or (``conflict``) where the rules say it
+        cannot be; ``exclude`` are the cards the rules rule out as candidates."""
+        if conflict and self._confirmed(zone, card):
+            key = ("confirmed_conflict", zone, card.code)
+            if key in self._flagged_keys:
+                return []
+            self._flagged_keys.add(key)
+            return [self._emit("irregularity", frame_id, cards=(card.code,), zone=zone, flagged=True,
+                               detail=f"{why}, and the players confirmed it is {card.code}: "
+                                      "§14 has no ruling for it; the tracker waits until the table is put right")]
+        for pending_zone, code, x, y, _ in self._pending.values():
+            if (pending_zone, code) == (zone, card.code) and math.dist((x, y), (card.x, card.y)) <= self.options.confirm_radius_cm:
+                return []
+        candidates = tuple(c for c in dict.fromkeys((card.code,) + card.candidates) if c not in exclude)
+        event = self._emit("reading", frame_id, needs_confirmation=True, candidates=candidates or (card.code,),
+                           zone=zone, position=(round(card.x, 1), round(card.y, 1)), cards=(card.code,), detail=why)
+        self._pending[event.seq] = (zone, card.code, card.x, card.y, card.confidence < self.options.min_confidence)
+        return [event]
+
+    # --- play: the discard pile -------------------------------------------------------------
+
+    def _play(self, reading: dict[str, dict[str, _Card]], frame_id: int) -> list[Event]:
+        events: list[Event] = []
+        pile = reading.get(self.discard_zone, {})
+        top = self.pile[-1] if self.pile else None
+        if BACK in pile:
+            events += self._knock(frame_id, "a face-down discard")
+            self.pile.append(BACK)
+            return events
+        faces = [c for c in pile.values() if c.code != BACK]
+        new = [c for c in faces if c.code not in self.pile]
+        seen_top = new[0] if len(new) == 1 else None
+        if seen_top is None and not new:
+            under = [c.code for c in faces]
+            seen_top_code = max(under, key=self.pile.index) if under else None
+        elif seen_top is None:
+            return self._ask(self.discard_zone, new[0], frame_id, "two new cards on the discard pile at once",
+                             conflict=True)
+        else:
+            seen_top_code = seen_top.code
+        player = self.players[self.turn.player]
+        if seen_top_code != top:
+            if seen_top is not None:
+                elsewhere = self._layout_codes()
+                if seen_top.code in elsewhere:
+                    return self._ask(self.discard_zone, seen_top, frame_id,
+                                     f"{seen_top.code} is discarded but lies in a layout", exclude=tuple(elsewhere),
+                                     conflict=True)
+                events += self._discard(seen_top.code, frame_id)
+            elif len(self.pile) >= 1 and seen_top_code == (self.pile[-2] if len(self.pile) >= 2 else None):
+                events += self._pickup(frame_id)
+            else:
+                card = pile[seen_top_code]
+                return self._ask(self.discard_zone, card, frame_id,
+                                 f"{seen_top_code} shows on the discard pile, but {top} was its top card",
+                                 exclude=tuple(c for c in self.pile if c != seen_top_code), conflict=True)
+        if self.phase == "play":
+            events += self._layout_in_play(reading, frame_id)
+        return events
+
+    def _discard(self, code: str, frame_id: int) -> list[Event]:
+        events = self._draw_if_not_drawn(frame_id)
+        player = self.players[self.turn.player]
+        self.pile.append(code)
+        events.append(self._emit("discard", frame_id, player, cards=(code,), stock=self.stock))
+        self.turn = _Turn(1 - self.turn.player, drawn=False)
+        if stock_end(self.rules, self.stock, "discard") is StockEnd.NO_GAME:
+            self.phase = "over"
+            events.append(self._emit("hand_end", frame_id, result=HandScore.no_game(), stock=self.stock,
+                                     detail=f"no game: the stock is down to {self.stock} cards (000 §12)"))
+        return events
+
+    def _draw_if_not_drawn(self, frame_id: int) -> list[Event]:
+        if self.turn.drawn:
+            return []
+        self.turn.drawn = True
+        self.stock -= 1
+        return [self._emit("stock_draw", frame_id, self.players[self.turn.player], stock=self.stock, inferred=True)]
+
+    def _pickup(self, frame_id: int) -> list[Event]:
+        player = self.players[self.turn.player]
+        card = self.pile.pop()
+        if self.turn.drawn:
+            return [self._emit("irregularity", frame_id, player, cards=(card,), flagged=True,
+                               detail=f"{player} took {card} from the discard pile but has already drawn this turn")]
+        self.turn.drawn = True
+        return [self._emit("pickup", frame_id, player, cards=(card,), stock=self.stock)]
+
+    def _knock(self, frame_id: int, how: str) -> list[Event]:
+        events = self._draw_if_not_drawn(frame_id)
+        self.phase = "knocked"
+        self.knocker = self.turn.player
+        events.append(self._emit("knock", frame_id, self.players[self.knocker], stock=self.stock, detail=f"knock by {how}"))
+        return events
+
+    def _layout_in_play(self, reading: dict[str, dict[str, _Card]], frame_id: int) -> list[Event]:
+        """Cards laid out before a knock was seen: the player to move went down without a face-down discard."""
+        laid = [seat for seat in range(2) if reading.get(self.seat_zones[seat])]
+        if not laid:
+            return []
+        if laid == [self.turn.player]:
+            return self._knock(frame_id, "laying out cards")
+        key = ("early_layout", tuple(laid))
+        if key in self._flagged_keys:
+            return []
+        self._flagged_keys.add(key)
+        names = ", ".join(self.players[s] for s in laid)
+        return [self._emit("irregularity", frame_id, flagged=True,
+                           detail=f"cards laid out by {names} while it is {self.players[self.turn.player]}'s turn and nobody knocked")]
+
+    def _layout_codes(self) -> set[str]:
+        return {code for layout in self.layouts.values() for code in layout.cards}
+
+    # --- after the knock: layouts, layoffs, the result -------------------------------------
+
+    def _layouts(self, reading: dict[str, dict[str, _Card]], frame_id: int) -> list[Event]:
+        knocker, opponent = self.knocker, 1 - self.knocker
+        own = {c.code: c for c in reading.get(self.seat_zones[knocker], {}).values() if c.code != BACK}
+        theirs = {c.code: c for c in reading.get(self.seat_zones[opponent], {}).values() if c.code != BACK}
+        events: list[Event] = []
+        if knocker not in self.layouts:
+            if not (len(own) >= HAND_SIZE or theirs or self._finish):
+                return []
+            events += self._commit_knocker(own, bool(theirs), frame_id)
+        layoff_cards = {code: c for code, c in own.items() if code not in self.layouts[knocker].cards}
+        if len(theirs) + len(layoff_cards) < HAND_SIZE and not self._finish:
+            return events
+        return events + self._commit_opponent(theirs, layoff_cards, frame_id)
+
+    def _group(self, cards: dict[str, _Card]) -> list[tuple[str, ...]]:
+        """Clusters of cards lying together (single linkage), each ordered left to right."""
+        codes = sorted(cards, key=lambda c: (cards[c].x, cards[c].y))
+        groups: list[list[str]] = []
+        for code in codes:
+            near = [g for g in groups if any(self._near(cards[code], cards[other], self.options.cluster_cm) for other in g)]
+            merged = [code] + [c for g in near for c in g]
+            groups = [g for g in groups if g not in near] + [merged]
+        ordered = [tuple(sorted(g, key=lambda c: (cards[c].x, cards[c].y))) for g in groups]
+        return sorted(ordered, key=lambda g: (round(cards[g[0]].y / 10), cards[g[0]].x))
+
+    @staticmethod
+    def _near(a: _Card, b: _Card, distance: float) -> bool:
+        return math.dist((a.x, a.y), (b.x, b.y)) <= distance
+
+    def _arrange(self, seat: int, cards: dict[str, _Card], frame_id: int) -> tuple[_Layout, list[Event]]:
+        """Groups of three or more must be melds; an illegal one is flagged and counts as deadwood."""
+        player = self.players[seat]
+        groups = self._group(cards)
+        melds, loose, events = [], [], []
+        for group in groups:
+            if len(group) < 3:
+                loose += group
+                continue
+            try:
+                melds.append(Meld.of([parse_card(c) for c in group], self.mrules))
+            except MeldError as error:
+                loose += group
+                events.append(self._emit("irregularity", frame_id, player, melds=(group,), flagged=True,
+                                         detail=f"{error}; its cards count as deadwood"))
+        layout = _Layout({c: (cards[c].x, cards[c].y) for c in cards}, groups, melds, tuple(loose))
+        return layout, events
+
+    def _commit_knocker(self, cards: dict[str, _Card], opponent_started: bool, frame_id: int) -> list[Event]:
+        knocker, opponent = self.players[self.knocker], self.players[1 - self.knocker]
+        layout, events = self._arrange(self.knocker, cards, frame_id)
+        self.layouts[self.knocker] = layout
+        event = self._emit("layout", frame_id, knocker, cards=layout.deadwood,
+                           melds=tuple(g for g in layout.groups if len(g) >= 3 and _is_meld_group(g, layout)))
+        events.insert(0, event)
+        held = len(cards)
+        hand = [parse_card(c) for c in cards]
+        big_gin = held == HAND_SIZE + 1 and self.rules.big_gin_bonus is not None and not layout.deadwood
+        if held != HAND_SIZE and not big_gin:
+            events.append(self._emit("irregularity", frame_id, knocker, flagged=True,
+                                     ruling=knock_with_wrong_count(knocker, opponent, held, opponent_started),
+                                     detail=f"{knocker} laid down {held} cards after knocking"))
+            return events
+        deadwood = arrangement_of(hand, layout.melds, self.mrules).deadwood
+        if deadwood > self.limit:
+            correctable = min_deadwood(hand, self.mrules) <= self.limit
+            events.append(self._emit("irregularity", frame_id, knocker, flagged=True,
+                                     ruling=illegal_knock(knocker, opponent, correctable, opponent_started),
+                                     detail=f"{knocker} knocked with {deadwood} deadwood as laid out; the limit is {self.limit}"))
+        return events
+
+    def _commit_opponent(self, cards: dict[str, _Card], layoff_cards: dict[str, _Card], frame_id: int) -> list[Event]:
+        knocker_seat, seat = self.knocker, 1 - self.knocker
+        knocker, player = self.players[knocker_seat], self.players[seat]
+        layout, events = self._arrange(seat, cards, frame_id)
+        self.layouts[seat] = layout
+        events.insert(0, self._emit("layout", frame_id, player, cards=layout.deadwood,
+                                    melds=tuple(g for g in layout.groups if len(g) >= 3 and _is_meld_group(g, layout))))
+        events += self._layoffs(layoff_cards, player, frame_id)
+        result, ruling, detail = self._result(layout, layoff_cards)
+        self.phase = "over"
+        flagged = ruling is not None or result is None
+        events.append(self._emit("hand_end", frame_id, result=result, ruling=ruling, flagged=flagged,
+                                 needs_confirmation=result is None, detail=detail))
+        return events
+
+    def _layoffs(self, layoff_cards: dict[str, _Card], player: str, frame_id: int) -> list[Event]:
+        """Assign each new card in the knocker's zone to the meld it lies next to, then check it."""
+        knocker_layout = self.layouts[self.knocker]
+        positions = dict(knocker_layout.cards)
+        groups = {meld: [str(c) for c in meld.cards] for meld in knocker_layout.melds}
+        assigned: dict[Meld, list[str]] = defaultdict(list)
+        left = dict(layoff_cards)
+        while left:
+            best = min(((math.dist((card.x, card.y), positions[other]), code, meld)
+                        for code, card in left.items() for meld, members in groups.items()
+                        for other in members + assigned.get(meld, [])), default=None)
+            if best is None or best[0] > self.options.layoff_cm:
+                break
+            _, code, meld = best
+            assigned[meld].append(code)
+            card = left.pop(code)
+            positions[code] = (card.x, card.y)
+        events = []
+        gin = not knocker_layout.deadwood
+        for meld in knocker_layout.melds:
+            codes = assigned.get(meld)
+            if not codes:
+                continue
+            problem = ""
+            if gin and not self.rules.layoffs_on_gin:
+                problem = "no layoffs on a gin hand (000 §9): they count as deadwood"
+            else:
+                try:
+                    Layoff.of(meld, [parse_card(c) for c in codes], self.mrules)
+                except MeldError as error:
+                    problem = str(error)
+            events.append(self._emit("layoff", frame_id, player, cards=tuple(sorted(codes, key=_order)),
+                                     melds=(tuple(str(c) for c in meld.cards),), flagged=bool(problem), detail=problem))
+        if left:
+            events.append(self._emit("irregularity", frame_id, player, cards=tuple(sorted(left, key=_order)), flagged=True,
+                                     detail="cards in the knocker's area next to none of his melds: they count as the opponent's deadwood"))
+        return events
+
+    def _result(self, layout: _Layout, layoff_cards: dict[str, _Card]):
+        """The engine's settlement of the hands as laid (with the §14 ruling where the counts are wrong)."""
+        knocker, player = self.players[self.knocker], self.players[1 - self.knocker]
+        knocker_layout = self.layouts[self.knocker]
+        k_hand = [parse_card(c) for c in knocker_layout.cards]
+        o_hand = [parse_card(c) for c in list(layout.cards) + list(layoff_cards)]
+        names = (knocker, player)
+        if len(o_hand) > HAND_SIZE:
+            k_dead = arrangement_of(k_hand, knocker_layout.melds, self.mrules).deadwood
+            ruling = opponent_over_at_knock(knocker, player, len(o_hand), k_dead, min_deadwood(o_hand, self.mrules),
+                                            gin=k_dead == 0, rules=self.rules)
+            return ruling.outcome, ruling, ruling.text
+        if len(k_hand) == HAND_SIZE and len(o_hand) == HAND_SIZE:
+            try:
+                result = settle_hand(k_hand, o_hand, self.rules, knocker_melds=knocker_layout.melds, names=names)
+                return hand_score(result, names), None, result.explanation
+            except IllegalKnockError:
+                pass  # §14.8: the opponent has laid down, so the knock stands as accepted
+            except GinError as error:
+                return None, None, f"the hand cannot be settled: {error}"
+        return self._settle_irregular(k_hand, o_hand, names)
+
+    def _settle_irregular(self, k_hand: list[Card], o_hand: list[Card], names: tuple[str, str]):
+        """Score a knock accepted under §14.8, or with missing cards counted 10 each (§14.11, §14.12)."""
+        knocker, player = names
+        knocker_layout = self.layouts[self.knocker]
+        try:
+            arranged = arrangement_of(k_hand, knocker_layout.melds, self.mrules)
+        except MeldError as error:
+            return None, None, f"the hand cannot be settled: {error}"
+        k_missing = max(0, HAND_SIZE - len(k_hand))
+        ruling: Ruling = (knock_with_wrong_count(knocker, player, len(k_hand), True) if len(k_hand) != HAND_SIZE
+                          else illegal_knock(knocker, player, False, True))
+        knocker_arr = Arrangement(arranged.melds, arranged.deadwood_cards, arranged.deadwood + 10 * k_missing)
+        if knocker_arr.deadwood == 0 and not self.rules.layoffs_on_gin:
+            own = solver(self.mrules).arrange(o_hand)
+            outcome = _no_layoffs(own)
+        else:
+            outcome = best_layoffs(knocker_arr.melds, o_hand, self.mrules)
+        if len(o_hand) < HAND_SIZE:
+            ruling = opponent_short_at_knock(player, len(o_hand))
+            short = outcome.opponent
+            outcome = replace(outcome, opponent=Arrangement(short.melds, short.deadwood_cards, short.deadwood + ruling.penalty_points))
+        result = score(knocker_arr, outcome, self.rules, max(self.limit, knocker_arr.deadwood), names=names)
+        return hand_score(result, names), ruling, f"{ruling.text} {result.explanation}"
+
+    # --- bookkeeping ------------------------------------------------------------------------
+
+    def _emit(self, kind: EventKind, frame_id: int, player: str | None = None, **fields) -> Event:
+        event = Event(len(self.events) + 1, kind, frame_id, player, **fields)
+        self.events.append(event)
+        return event
+
+
+def _is_meld_group(group: tuple[str, ...], layout: _Layout) -> bool:
+    return set(group).isdisjoint(layout.deadwood)
+
+
+def _order(code: str) -> int:
+    return -1 if code == BACK else parse_card(code).index
+
+
+def _no_layoffs(own: Arrangement) -> LayoffOutcome:
+    return LayoffOutcome((), own, own.deadwood)
+
+
+def hand_score(result: HandResult, names: tuple[str, str]) -> HandScore:
+    """The match's view of an engine result: who scores what, and how.
+
+    A tie that scores nothing (``tie_is_undercut`` off) is written as no game.
+    """
+    if result.winner == "none":
+        return HandScore.no_game()
+    winner = names[0] if result.winner == "knocker" else names[1]
+    kind = "big_gin" if result.big_gin else "gin" if result.gin else "undercut" if result.undercut else "knock"
+    return HandScore(winner, result.points, kind)

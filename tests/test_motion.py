@@ -1,0 +1,60 @@
+"""The still / moving / occluded flag on synthetic frames."""
+
+import numpy as np
+
+from vision.motion import MotionDetector
+
+SKIN = (120, 160, 220)  # BGR of a light skin tone
+
+
+def cloth(seed: int, brightness: float = 1.0) -> np.ndarray:
+    """A green table with two white cards (not so bright that more light saturates them) and sensor noise."""
+    rng = np.random.default_rng(seed)
+    frame = np.full((360, 640, 3), (40, 110, 30), np.float64)
+    frame[100:190, 200:263] = 200
+    frame[100:190, 380:443] = 200
+    frame = frame * brightness + rng.normal(0, 2, frame.shape)
+    return np.clip(frame, 0, 255).astype(np.uint8)
+
+
+def with_hand(frame: np.ndarray, x: int) -> np.ndarray:
+    hand = frame.copy()
+    hand[150:300, x:x + 90] = SKIN
+    return hand
+
+
+def test_still_table_with_sensor_noise_is_still():
+    detector = MotionDetector()
+    readings = [detector.update(cloth(seed)) for seed in range(6)]
+    assert not readings[0].still  # nothing to compare the first frame with
+    assert all(r.still for r in readings[1:])
+
+
+def test_moving_hand_is_motion_and_resting_hand_is_occlusion():
+    detector = MotionDetector()
+    detector.update(cloth(0))
+    detector.update(cloth(1))
+    moving = [detector.update(with_hand(cloth(seed), x)) for seed, x in zip(range(2, 6), (50, 120, 190, 260))]
+    assert all(not r.still and r.changed > 0.01 for r in moving)
+    resting = [detector.update(with_hand(cloth(seed), 260)) for seed in range(6, 9)]
+    assert all(r.changed < 0.004 for r in resting[1:])  # nothing moves any more
+    assert all(r.occluded and r.skin > 0.05 for r in resting)
+    assert detector.update(cloth(9)).occluded  # the hand leaving is a change
+    assert detector.update(cloth(10)).still
+
+
+def test_a_moved_card_is_motion():
+    detector = MotionDetector()
+    detector.update(cloth(0))
+    assert detector.update(cloth(1)).still
+    moved = cloth(2)
+    moved[200:290, 500:563] = 235
+    assert not detector.update(moved).still
+
+
+def test_lighting_change_is_not_motion():
+    detector = MotionDetector()
+    detector.update(cloth(0))
+    detector.update(cloth(1))
+    assert detector.update(cloth(2, brightness=1.25)).still
+    assert detector.update(cloth(3, brightness=0.7)).still
