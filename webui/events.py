@@ -17,7 +17,6 @@ import threading
 from typing import Any, Mapping
 
 from engine.cards import CardError, parse_card, parse_cards
-from engine.rules import RulesError
 from webui import engine_adapter
 from webui.engine_adapter.base import seat_words
 from webui.engine_adapter import tournament as tournament_adapter

@@ -249,8 +249,8 @@ def replay_tournament(events: Iterable[Event]) -> TournamentState:
     >>> t = replay_tournament([Event(1, "t", "tournament_created", {"players": ["A", "B"], "system": "round_robin",
     ...     "seed": "x"}, "host", "t"), Event(2, "t", "tournament_result", {"round": 1, "first": "A", "second": "B",
     ...     "winner": "B", "amount": 80}, "host", "t")])
-    >>> t.results
-    {(1, frozenset({'A', 'B'})): ('B', 80)}
+    >>> t.results[(1, frozenset({"A", "B"}))]
+    ('B', 80)
     """
     state: TournamentState | None = None
     for event in events:

@@ -9,7 +9,7 @@ from flask import Blueprint, abort, redirect, render_template, request, url_for
 from webui import events
 from webui.db import get_store, notifier
 from webui.engine_adapter.tournament import SYSTEMS
-from webui.security import check_csrf, require_pin_for_form
+from webui.security import actor, check_csrf, require_pin_for_form
 from webui.state import TournamentState, UnknownTournament, replay_tournament
 
 bp = Blueprint("tournaments", __name__)
@@ -35,12 +35,6 @@ def _page(template: str, state: TournamentState | None = None, status: int = 200
     return render_template(template, systems=SYSTEMS, **context), status
 
 
-def _actor() -> str:
-    from webui.views import _actor as actor
-
-    return actor()
-
-
 @bp.route("/tournaments/new", methods=["GET", "POST"])
 def new():
     if request.method == "GET":
@@ -50,7 +44,7 @@ def new():
     payload = {"players": names[:MAX_PLAYERS_TYPED + 1], "system": request.form.get("system", "round_robin"),
                "seed": request.form.get("seed", "").strip() or None}
     try:
-        event = events.create_tournament(get_store(), payload, _actor())
+        event = events.create_tournament(get_store(), payload, actor())
     except events.InvalidInput as exc:
         return _page("tournament_new.html", form=request.form, error=str(exc), status=400)
     notifier().notify()
@@ -74,7 +68,7 @@ def enter_result(tournament_id: str):
                "second": form.get("second"), "winner": form.get("winner"),
                "amount": int(amount) if amount.isdigit() else amount}
     try:
-        events.record_tournament_result(get_store(), tournament_id, payload, _actor())
+        events.record_tournament_result(get_store(), tournament_id, payload, actor())
     except events.InvalidInput as exc:
         return _page("tournament.html", state, status=400, error=str(exc))
     notifier().notify()

@@ -14,9 +14,9 @@ from flask import (Blueprint, Response, abort, current_app, redirect, render_tem
                    send_file, session, stream_with_context, url_for)
 from markupsafe import Markup
 
-from webui import cards_view, engine_adapter, events, live, rulebook
+from webui import engine_adapter, events, live, rulebook
 from webui.db import get_store, notifier, open_store
-from webui.security import (check_csrf, check_pin, is_local_request, require_pin_for_form, unlock_session,
+from webui.security import (actor, check_csrf, check_pin, is_local_request, require_pin_for_form, unlock_session,
                             unlocked)
 from webui.state import MatchState, UnknownMatch, replay, replay_tournament
 
@@ -28,11 +28,6 @@ LIVE_PARTS = ("scoreboard", "hand")
 def protect_forms() -> None:
     if request.method == "POST":
         check_csrf()
-
-
-def _actor() -> str:
-    who = session.get("who") or "someone"
-    return f"{who} @ {request.remote_addr}"
 
 
 def load_match(match_id: str) -> MatchState:
@@ -156,7 +151,7 @@ def setup():
         return _page("setup.html", form={"game": request.args.get("game", "gin")}, **context)
     require_pin_for_form()
     try:
-        event = events.create_match(get_store(), _setup_payload(), _actor())
+        event = events.create_match(get_store(), _setup_payload(), actor())
     except events.InvalidInput as exc:
         return _page("setup.html", form=request.form, error=str(exc), status=400, **context)
     _announce()
@@ -249,7 +244,7 @@ def _change(match_id: str, kind: str, payload: dict, back: str):
     require_pin_for_form()
     state = load_match(match_id)
     try:
-        events.record(get_store(), match_id, kind, payload, _actor())
+        events.record(get_store(), match_id, kind, payload, actor())
         _announce()
     except events.InvalidInput as exc:
         return _page("error.html", state, status=400, title="Not recorded", message=str(exc))
@@ -338,7 +333,7 @@ def _scoring_form(state: MatchState, correcting: int | None):
         return _page("score.html", state, form=_prefill(state, editing), **context)
     require_pin_for_form()
     try:
-        event = events.score_hand(get_store(), state.match_id, _score_input(state, tables), _actor(), correcting=correcting)
+        event = events.score_hand(get_store(), state.match_id, _score_input(state, tables), actor(), correcting=correcting)
     except events.InvalidInput as exc:
         return _page("score.html", state, status=400, form=request.form, error=str(exc), **context)
     _announce()

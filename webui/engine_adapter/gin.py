@@ -37,7 +37,7 @@ from engine import multiplayer
 from engine import rules as engine_rules
 from engine.cards import CardError, parse_card, parse_cards
 from webui.cards_view import picker_rows
-from webui.engine_adapter.base import (Action, Column, GameForm, HandRejected, Picker, Played, Setup, Sheet,
+from webui.engine_adapter.base import (Column, GameForm, HandRejected, Picker, Played, Setup, Sheet,
                                        Standing, Table, check_seat_count)
 
 HAND_KINDS = engine_match.HAND_KINDS

@@ -28,7 +28,7 @@ from typing import Any, Mapping
 from engine import wiener
 from engine.cards import JOKER, parse_cards
 from webui.cards_view import card_face, picker_rows
-from webui.engine_adapter.base import (Column, GameForm, HandRejected, Picker, Played, Rebuy, Setup, Sheet,
+from webui.engine_adapter.base import (Column, GameForm, HandRejected, Picker, Rebuy, Setup, Sheet,
                                        Standing, Table, check_seat_count, next_in_circle)
 
 
