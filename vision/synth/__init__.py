@@ -1,0 +1,13 @@
+"""Synthetic card tables for training and testing the card recognizer.
+
+Training-time only: nothing in the installed recognizer imports this package.
+
+- :mod:`vision.synth.decks`: card faces of real deck designs (rendered from the
+  Debian aisleriot and KDE SVG decks) and of procedurally drawn decks, with the
+  box of every corner index found on each face.
+- :mod:`vision.synth.scenes`: :func:`~vision.synth.scenes.render_scene` lays
+  cards out like real tables and photographs them, with exact per-index
+  annotations.
+- :mod:`vision.synth.dataset`: writes scenes to disk (``python -m
+  vision.synth.dataset --help``).
+"""
