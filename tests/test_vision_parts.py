@@ -9,7 +9,7 @@ from vision.decks import DeckProfile
 from vision.evaluation import LabelsError, load_labels, score_image, total
 from vision.learn_deck import LAYOUT_ORDER, fit_head, shipped_head
 from vision.labels import NONE_CLASS, NUM_CLASSES, class_of
-from vision.patches import PatchSource, index_patch
+from vision.patches import index_patch
 from vision.recognizer import IndexCandidate, IndexReading, card_outline, diagonal_partner, merge_corners
 from vision.train.data import DetectorScene, IndexLabel, detector_targets
 
@@ -28,18 +28,18 @@ def test_patch_is_upright_whatever_the_rotation(quarter_turns):
     # The T's centre (100, 100) turns with the frame.
     cx, cy = 99.5, 99.5
     angle = quarter_turns * math.pi / 2
-    patch = index_patch(PatchSource(frame), (cx + 0.5, cy + 0.5), angle, 40.0)
+    patch = index_patch(frame, (cx + 0.5, cy + 0.5), angle, 40.0)
     dark = patch[:, :, 0] < 128
     rows = np.nonzero(dark.any(axis=1))[0]
     top_width, bottom_width = dark[rows[0]].sum(), dark[rows[-1]].sum()
     assert top_width > 2 * bottom_width, "the bar must be at the top of the patch"
 
 
-def test_large_index_is_cut_from_a_pyramid_level_without_shifting():
+def test_large_index_is_shrunk_without_shifting():
     frame = arrow_frame()
     big = np.ascontiguousarray(np.kron(frame, np.ones((8, 8, 1), np.uint8)))   # 1600 x 1600
-    small_patch = index_patch(PatchSource(frame), (100.0, 100.0), 0.0, 40.0).astype(int)
-    big_patch = index_patch(PatchSource(big), (800.0, 800.0), 0.0, 320.0).astype(int)
+    small_patch = index_patch(frame, (100.0, 100.0), 0.0, 40.0).astype(int)
+    big_patch = index_patch(big, (800.0, 800.0), 0.0, 320.0).astype(int)
     assert np.abs(small_patch - big_patch).mean() < 12
 
 

@@ -57,8 +57,8 @@ def total(scores: list[ImageScore]) -> ImageScore:
                       sum(s.expected for s in scores))
 
 
-def load_labels(directory: str | Path) -> dict[Path, list[str]]:
-    """Image paths (resolved against ``directory``) and their expected card codes."""
+def load_labels(directory: str | Path) -> dict[str, list[str]]:
+    """Image paths as labels.json names them (relative to ``directory``) and their expected card codes."""
     path = Path(directory) / "labels.json"
     if not path.is_file():
         raise LabelsError(f"{path} not found: eval-vision needs a labels.json in the directory it scores")
@@ -73,5 +73,5 @@ def load_labels(directory: str | Path) -> dict[Path, list[str]]:
         cards = entry.get("cards") if isinstance(entry, dict) else None
         if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
             raise LabelsError(f"{path}: entry {image!r} needs a \"cards\" list of card codes")
-        labels[Path(directory) / image] = cards
+        labels[image] = cards
     return labels

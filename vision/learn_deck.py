@@ -27,7 +27,7 @@ import numpy as np
 from engine.cards import SUITS, Card
 from vision.decks import DeckProfile
 from vision.labels import NONE_CLASS, NUM_CLASSES, class_of
-from vision.patches import PatchSource, index_patch
+from vision.patches import index_patch, index_patches
 from vision.recognizer import IndexCandidate, Recognizer, diagonal_partner
 
 ROW_LENGTH = 13
@@ -49,9 +49,7 @@ def read_layout(recognizer: Recognizer, frame: np.ndarray, first_card: int, phot
     """Label the corner indices of one photo of whole rows, starting at ``LAYOUT_ORDER[first_card]``."""
     candidates, _ = recognizer.detect(frame)
     if candidates:
-        source = PatchSource(frame)
-        patches = np.stack([index_patch(source, (c.x, c.y), c.angle, c.size) for c in candidates])
-        probs, _ = recognizer.classify_patches(patches)
+        probs, _ = recognizer.classify_patches(index_patches(frame, candidates))
         candidates = [c for c, p in zip(candidates, probs) if p[NONE_CLASS] < 0.5]
     upright = [c for c in candidates if abs(c.angle) < math.radians(40)]
     turned = [c for c in candidates if abs(c.angle) > math.radians(140)]
@@ -81,7 +79,6 @@ def read_layout(recognizer: Recognizer, frame: np.ndarray, first_card: int, phot
 
 def _patches(frame: np.ndarray, labelled: list[LabelledIndex], rng: np.random.Generator, variants: int,
              negatives: int) -> tuple[np.ndarray, np.ndarray]:
-    source = PatchSource(frame)
     patches, classes = [], []
     for item in labelled:
         c = item.candidate
@@ -90,9 +87,9 @@ def _patches(frame: np.ndarray, labelled: list[LabelledIndex], rng: np.random.Ge
             shift = rng.normal(0, 0.08 * strength, 2) * c.size
             angle = c.angle + rng.normal(0, math.radians(10) * strength)
             size = c.size * math.exp(rng.normal(0, 0.12 * strength))
-            patches.append(index_patch(source, (c.x + shift[0], c.y + shift[1]), angle, size))
+            patches.append(index_patch(frame, (c.x + shift[0], c.y + shift[1]), angle, size))
             classes.append(class_of(item.card))
-        patches.append(index_patch(source, (c.x, c.y), c.angle + math.pi, c.size))
+        patches.append(index_patch(frame, (c.x, c.y), c.angle + math.pi, c.size))
         classes.append(NONE_CLASS)
     sizes = [item.candidate.size for item in labelled]
     h, w = frame.shape[:2]
@@ -101,7 +98,7 @@ def _patches(frame: np.ndarray, labelled: list[LabelledIndex], rng: np.random.Ge
         size = float(rng.choice(sizes)) * math.exp(rng.normal(0, 0.3))
         if any(math.hypot(x - i.candidate.x, y - i.candidate.y) < 0.7 * i.candidate.size for i in labelled):
             continue
-        patches.append(index_patch(source, (x, y), rng.uniform(-math.pi, math.pi), size))
+        patches.append(index_patch(frame, (x, y), rng.uniform(-math.pi, math.pi), size))
         classes.append(NONE_CLASS)
     return np.stack(patches), np.asarray(classes)
 

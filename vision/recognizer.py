@@ -28,12 +28,14 @@ import numpy as np
 from vision.decks import DeckProfile
 from vision.labels import BACK_CODE, CLASS_CODES, NONE_CLASS
 from vision.observation import CardObservation
-from vision.patches import PATCH_SIZE, PatchSource, index_patch
+from vision.patches import index_patches
 
 DEFAULT_MODEL_DIR = Path(__file__).resolve().parent.parent / "models"
 DETECTOR_FILE = "cards-detector.onnx"
 CLASSIFIER_FILE = "cards-classifier.onnx"
 STRIDE = 4
+RESCALE_BELOW_PX = 9.0
+RESCALE_TARGET_PX = 18.0
 
 # Where a corner index sits on a card, as fractions of the card's width and
 # height (typical of French-suited decks); used to estimate outlines.
@@ -72,6 +74,7 @@ class RecognizerOptions:
 
     detect_long_side: int = 640
     max_upscale: float = 2.0
+    max_long_side: int = 1600
     index_threshold: float = 0.2
     back_threshold: float = 0.4
     min_confidence: float = 0.3
@@ -164,10 +167,13 @@ class Recognizer:
         return clone
 
     # Stage 1 ------------------------------------------------------------------
-    def detector_input(self, frame: np.ndarray) -> tuple[np.ndarray, float]:
-        """The frame scaled for the detector (padded to a multiple of 16) and the scale used."""
+    def detector_scale(self, frame: np.ndarray) -> float:
+        """The first pass's scale: the frame's long side to ``detect_long_side`` pixels."""
+        return min(self.options.max_upscale, self.options.detect_long_side / max(frame.shape[:2]))
+
+    def detector_input(self, frame: np.ndarray, scale: float) -> tuple[np.ndarray, float]:
+        """The frame scaled for the detector (padded to a multiple of 16) and the exact scale used."""
         height, width = frame.shape[:2]
-        scale = min(self.options.max_upscale, self.options.detect_long_side / max(height, width))
         new_w, new_h = max(16, round(width * scale)), max(16, round(height * scale))
         resized = cv2.resize(frame, (new_w, new_h), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
         pad_h, pad_w = -new_h % 16, -new_w % 16
@@ -178,9 +184,24 @@ class Recognizer:
     def detect(self, frame: np.ndarray) -> tuple[list[IndexCandidate], list[IndexCandidate]]:
         """Index candidates and face-down card candidates, in frame coordinates.
 
-        A back candidate's ``size`` is the card's height; its angle is unused.
+        When the first pass finds only tiny indices in a large frame (a wide
+        shot of a big table), a second pass runs at the scale that makes them
+        :data:`RESCALE_TARGET_PX` tall. A back candidate's ``size`` is the
+        card's height; its angle is unused.
         """
-        image, scale = self.detector_input(frame)
+        scale = self.detector_scale(frame)
+        indices, backs = self._detect_at(frame, scale)
+        sure = [c.size for c in indices if c.heat >= 0.4]
+        if sure:
+            typical = float(np.median(sure)) * scale
+            wanted = min(scale * RESCALE_TARGET_PX / typical, self.options.max_upscale,
+                         self.options.max_long_side / max(frame.shape[:2]))
+            if typical < RESCALE_BELOW_PX and wanted > 1.4 * scale:
+                indices, backs = self._detect_at(frame, wanted)
+        return indices, backs
+
+    def _detect_at(self, frame: np.ndarray, scale: float) -> tuple[list[IndexCandidate], list[IndexCandidate]]:
+        image, scale = self.detector_input(frame, scale)
         tensor = (image.astype(np.float32) * (1.0 / 255.0)).transpose(2, 0, 1)[None]
         maps = self.detector.run(None, {"image": tensor})[0][0]
         opts = self.options
@@ -201,7 +222,7 @@ class Recognizer:
 
     # Stage 2 ------------------------------------------------------------------
     def classify_patches(self, patches: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Class probabilities and embeddings of a batch of (N, 32, 32, 3) uint8 patches."""
+        """Class probabilities and embeddings of a batch of (N, S, S, 3) uint8 patches."""
         if len(patches) == 0:
             return np.zeros((0, len(CLASS_CODES)), np.float32), np.zeros((0, 0), np.float32)
         tensor = patches.astype(np.float32).transpose(0, 3, 1, 2) * (1.0 / 255.0)
@@ -211,10 +232,7 @@ class Recognizer:
         return _softmax(logits), embedding
 
     def read_indices(self, frame: np.ndarray, candidates: list[IndexCandidate]) -> list[IndexReading]:
-        source = PatchSource(frame)
-        patches = np.stack([index_patch(source, (c.x, c.y), c.angle, c.size) for c in candidates]) \
-            if candidates else np.zeros((0, PATCH_SIZE, PATCH_SIZE, 3), np.uint8)
-        probs, _ = self.classify_patches(patches)
+        probs, _ = self.classify_patches(index_patches(frame, candidates))
         readings = []
         for candidate, p in zip(candidates, probs):
             best = int(np.argmax(p[:NONE_CLASS]))

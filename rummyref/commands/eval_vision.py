@@ -33,9 +33,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"rummyref: {error}", file=sys.stderr)
         return 2
     rows, scores, errors = [], [], 0
-    for number, (path, expected) in enumerate(labels.items(), 1):
+    for number, (name, expected) in enumerate(labels.items(), 1):
         try:
-            frame = load_image(path)
+            frame = load_image(args.directory / name)
         except ImageLoadError as error:
             errors += 1
             print(f"rummyref: {error}", file=sys.stderr)
@@ -43,7 +43,6 @@ def run(args: argparse.Namespace) -> int:
         predicted = [o.card for o in recognizer.recognize(frame)]
         score = score_image(predicted, expected)
         scores.append(score)
-        name = str(path.relative_to(args.directory))
         rows.append({"image": name, "expected": expected, "predicted": predicted,
                      "precision": round(score.precision, 4), "recall": round(score.recall, 4)})
         if not args.json:

@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 
 from vision.labels import BACK_CODE, NONE_CLASS, class_of
-from vision.patches import PATCH_SIZE, PatchSource, index_patch
+from vision.patches import PATCH_SIZE, index_patch
 
 MIN_VISIBLE = 0.6
 """An index at least this visible must be read; below IGNORE_VISIBLE it must be rejected."""
@@ -95,9 +95,9 @@ class DetectorScene:
 
 def scale_for_detector(image: np.ndarray, indices: list[IndexLabel], backs: list[BackLabel],
                        rng: np.random.Generator) -> DetectorScene:
-    """Scale so that the scene's median index lands log-uniformly in 6..64 px."""
+    """Scale so that the scene's median index lands log-uniformly in 5..72 px."""
     sizes = [i.size for i in indices] or [b.height / 5 for b in backs] or [20.0]
-    target = math.exp(rng.uniform(math.log(6), math.log(64)))
+    target = math.exp(rng.uniform(math.log(5), math.log(72)))
     scale = target / float(np.median(sizes))
     h, w = image.shape[:2]
     # Keep stored images small: the crop is 256 px, no need for much more.
@@ -113,20 +113,24 @@ def scale_for_detector(image: np.ndarray, indices: list[IndexLabel], backs: list
 
 
 def _splat(heat: np.ndarray, weight: np.ndarray, x: float, y: float, sigma: float, ignore: bool) -> tuple[int, int] | None:
-    """Draw a Gaussian peak (or an ignore disc) at (x, y) in stride-4 cell units."""
+    """Draw a Gaussian centred at (x, y) (cell units, cell centres at integers) with
+    1.0 at the nearest cell, or an ignore disc; returns that cell if it is on the map."""
     h, w = heat.shape
-    cx, cy = int(math.floor(x)), int(math.floor(y))
+    cx, cy = int(math.floor(x + 0.5)), int(math.floor(y + 0.5))
     radius = max(1, int(math.ceil(2.5 * sigma)))
     x0, x1, y0, y1 = max(0, cx - radius), min(w, cx + radius + 1), max(0, cy - radius), min(h, cy + radius + 1)
     if x0 >= x1 or y0 >= y1:
         return None
-    gy, gx = np.mgrid[y0:y1, x0:x1]
     if ignore:
         weight[y0:y1, x0:x1] = 0.0
         return None
-    g = np.exp(-((gx - cx) ** 2 + (gy - cy) ** 2) / (2 * sigma * sigma))
+    gy, gx = np.mgrid[y0:y1, x0:x1]
+    g = np.exp(-((gx - x) ** 2 + (gy - y) ** 2) / (2 * sigma * sigma))
     np.maximum(heat[y0:y1, x0:x1], g, out=heat[y0:y1, x0:x1])
-    return (cy, cx) if 0 <= cx < w and 0 <= cy < h else None
+    if not (0 <= cx < w and 0 <= cy < h):
+        return None
+    heat[cy, cx] = 1.0
+    return cy, cx
 
 
 def detector_targets(scene: DetectorScene, x0: int, y0: int, size: int, quarter_turns: int, stride: int = 4):
@@ -157,7 +161,7 @@ def detector_targets(scene: DetectorScene, x0: int, y0: int, size: int, quarter_
         ignore = label.visible < MIN_VISIBLE
         if label.visible < IGNORE_VISIBLE:
             continue
-        peak = _splat(heat[0], weight[0], u + 0.5, v + 0.5, sigma, ignore)
+        peak = _splat(heat[0], weight[0], u, v, sigma, ignore)
         if peak is not None:
             angle = label.angle + turn
             r = max(0, int(label.size / stride / 6))
@@ -172,7 +176,7 @@ def detector_targets(scene: DetectorScene, x0: int, y0: int, size: int, quarter_
         if not (-2 <= u < cells + 2 and -2 <= v < cells + 2):
             continue
         sigma = max(0.8, back.height / stride / 8)
-        peak = _splat(heat[1], weight[1], u + 0.5, v + 0.5, sigma, back.visible < MIN_VISIBLE)
+        peak = _splat(heat[1], weight[1], u, v, sigma, back.visible < MIN_VISIBLE)
         if peak is not None:
             py, px = peak
             regression[3, py, px] = math.log(back.height)
@@ -211,30 +215,29 @@ def detector_batch(scenes: list[DetectorScene], rng: np.random.Generator, batch:
 # Classifier ------------------------------------------------------------------
 def jitter(label: IndexLabel, rng: np.random.Generator, strength: float = 1.0) -> tuple[tuple[float, float], float, float]:
     """Centre, angle and size with the errors a stride-4 detector makes."""
-    shift = rng.normal(0, 0.08 * strength, 2) * label.size
-    angle = label.angle + rng.normal(0, math.radians(7) * strength)
-    size = label.size * math.exp(rng.normal(0, 0.12 * strength))
+    shift = rng.normal(0, 0.12 * strength, 2) * label.size
+    angle = label.angle + rng.normal(0, math.radians(8) * strength)
+    size = label.size * math.exp(rng.normal(0, 0.15 * strength))
     return (label.x + shift[0], label.y + shift[1]), angle, size
 
 
 def classifier_samples(image: np.ndarray, indices: list[IndexLabel], rng: np.random.Generator,
                        per_index: int = 3, negatives: int = 12) -> tuple[np.ndarray, np.ndarray]:
     """Patches and class numbers cut from one full-resolution scene."""
-    source = PatchSource(image)
     patches, classes = [], []
     sizes = [i.size for i in indices] or [30.0]
     for label in indices:
         if label.visible >= MIN_VISIBLE:
             for _ in range(per_index):
                 center, angle, size = jitter(label, rng)
-                patches.append(index_patch(source, center, angle, size))
+                patches.append(index_patch(image, center, angle, size))
                 classes.append(class_of(label.card))
         if label.visible < IGNORE_VISIBLE or rng.random() < 0.3:
             # Covered indices and upside-down readings must not be read.
             center, angle, size = jitter(label, rng)
             if label.visible >= IGNORE_VISIBLE:
                 angle += math.pi
-            patches.append(index_patch(source, center, angle, size))
+            patches.append(index_patch(image, center, angle, size))
             classes.append(NONE_CLASS)
     h, w = image.shape[:2]
     for _ in range(negatives):
@@ -242,7 +245,7 @@ def classifier_samples(image: np.ndarray, indices: list[IndexLabel], rng: np.ran
         center = (rng.uniform(0, w), rng.uniform(0, h))
         if any(math.hypot(center[0] - i.x, center[1] - i.y) < 0.6 * i.size for i in indices if i.visible >= IGNORE_VISIBLE):
             continue
-        patches.append(index_patch(source, center, rng.uniform(-math.pi, math.pi), size))
+        patches.append(index_patch(image, center, rng.uniform(-math.pi, math.pi), size))
         classes.append(NONE_CLASS)
     if not patches:
         return np.zeros((0, PATCH_SIZE, PATCH_SIZE, 3), np.uint8), np.zeros(0, np.int64)

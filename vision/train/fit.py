@@ -53,30 +53,40 @@ def cosine_lr(step: int, steps: int, peak: float, warmup: int = 100) -> float:
     return peak * 0.5 * (1 + math.cos(math.pi * (step - warmup) / max(1, steps - warmup)))
 
 
-def train_detector(scenes: list[DetectorScene], steps: int, batch: int, seed: int, progress: Progress) -> IndexDetector:
-    rng = np.random.default_rng(seed)
-    generator = torch.Generator().manual_seed(seed)
-    torch.manual_seed(seed)
-    model = IndexDetector()
-    optimiser = torch.optim.AdamW(model.parameters(), lr=2e-3, weight_decay=1e-4)
+def _optimise(model: torch.nn.Module, name: str, steps: int, peak_lr: float, weight_decay: float,
+              batch_loss: Callable[[int], torch.Tensor], progress: Progress, every: int) -> None:
+    """AdamW with warm-up and cosine decay; ``batch_loss(step)`` draws a batch and returns its loss."""
+    optimiser = torch.optim.AdamW(model.parameters(), lr=peak_lr, weight_decay=weight_decay)
     model.train()
     started = time.monotonic()
     running = 0.0
     for step in range(steps):
         for group in optimiser.param_groups:
-            group["lr"] = cosine_lr(step, steps, 3e-3)
-        images, heat, weight, reg, mask = (torch.from_numpy(a) for a in detector_batch(scenes, rng, batch))
-        images = colour_jitter(images, generator)
-        loss = detector_loss(model.raw(images), heat, weight, reg, mask)
+            group["lr"] = cosine_lr(step, steps, peak_lr)
+        loss = batch_loss(step)
         optimiser.zero_grad()
         loss.backward()
         optimiser.step()
         running = 0.98 * running + 0.02 * loss.item() if step else loss.item()
-        if step % 50 == 0 or step == steps - 1:
+        if step % every == 0 or step == steps - 1:
             elapsed = time.monotonic() - started
-            progress(f"detector step {step + 1}/{steps} loss {running:.3f} ({elapsed:.0f} s, "
+            progress(f"{name} step {step + 1}/{steps} loss {running:.3f} ({elapsed:.0f} s, "
                      f"{elapsed / (step + 1) * (steps - step - 1):.0f} s left)")
-    return model.eval()
+    model.eval()
+
+
+def train_detector(scenes: list[DetectorScene], steps: int, batch: int, seed: int, progress: Progress) -> IndexDetector:
+    rng = np.random.default_rng(seed)
+    generator = torch.Generator().manual_seed(seed)
+    torch.manual_seed(seed)
+    model = IndexDetector()
+
+    def batch_loss(step: int) -> torch.Tensor:
+        images, heat, weight, reg, mask = (torch.from_numpy(a) for a in detector_batch(scenes, rng, batch))
+        return detector_loss(model.raw(colour_jitter(images, generator)), heat, weight, reg, mask)
+
+    _optimise(model, "detector", steps, 3e-3, 1e-4, batch_loss, progress, every=50)
+    return model
 
 
 def train_classifier(patches: np.ndarray, classes: np.ndarray, steps: int, batch: int, seed: int,
@@ -85,31 +95,19 @@ def train_classifier(patches: np.ndarray, classes: np.ndarray, steps: int, batch
     generator = torch.Generator().manual_seed(seed)
     torch.manual_seed(seed)
     model = IndexClassifier()
-    optimiser = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=5e-4)
-    model.train()
-    started = time.monotonic()
-    running = 0.0
-    for step in range(steps):
-        for group in optimiser.param_groups:
-            group["lr"] = cosine_lr(step, steps, 3e-3)
+
+    def batch_loss(step: int) -> torch.Tensor:
         chosen = rng.integers(len(patches), size=batch)
         images = torch.from_numpy(patches[chosen]).permute(0, 3, 1, 2).float() * (1.0 / 255.0)
         images = colour_jitter(images, generator)
-        # Blur and noise as a camera adds them.
-        if step % 3 == 0:
+        if step % 3 == 0:     # blur as a camera out of focus adds it
             images = F.avg_pool2d(images, 3, stride=1, padding=1, count_include_pad=False)
         images = (images + torch.randn(images.shape, generator=generator) * 0.03).clamp(0, 1)
         logits, _ = model(images)
-        loss = F.cross_entropy(logits, torch.from_numpy(classes[chosen]), label_smoothing=0.05)
-        optimiser.zero_grad()
-        loss.backward()
-        optimiser.step()
-        running = 0.98 * running + 0.02 * loss.item() if step else loss.item()
-        if step % 100 == 0 or step == steps - 1:
-            elapsed = time.monotonic() - started
-            progress(f"classifier step {step + 1}/{steps} loss {running:.3f} ({elapsed:.0f} s, "
-                     f"{elapsed / (step + 1) * (steps - step - 1):.0f} s left)")
-    return model.eval()
+        return F.cross_entropy(logits, torch.from_numpy(classes[chosen]), label_smoothing=0.05)
+
+    _optimise(model, "classifier", steps, 3e-3, 5e-4, batch_loss, progress, every=100)
+    return model
 
 
 def export_detector(model: IndexDetector, path: Path) -> None:
