@@ -88,6 +88,10 @@ class MatchState:
     stock_count: int | None = None
     turn: str | None = None
     readings: dict[str, Reading] = field(default_factory=dict)
+    camera: dict[str, Any] | None = None
+    """The camera pipeline's last status (``state``, ``camera``, ``reason``, ``at``), None without a camera."""
+    plays: list[dict[str, Any]] = field(default_factory=list)
+    """What the camera saw happen in the hand being played (knocks, layouts, layoffs, flagged events)."""
     last_event_id: int = 0
 
     @property
@@ -139,7 +143,7 @@ def _hand_recorded(state: MatchState, event: Event) -> None:
     hand.revisions.append(_revision(event, p["result"]))
     state.hands.append(hand)
     # a new hand starts with an empty table
-    state.discards, state.stock_count, state.turn = [], None, None
+    state.discards, state.stock_count, state.turn, state.plays = [], None, None, []
 
 
 def _hand_corrected(state: MatchState, event: Event) -> None:
@@ -178,6 +182,14 @@ def _reading_confirmed(state: MatchState, event: Event) -> None:
     reading.answer, reading.answered_by = event.payload["choice"], event.actor
 
 
+def _camera(state: MatchState, event: Event) -> None:
+    state.camera = {**event.payload, "at": event.created_at}
+
+
+def _play(state: MatchState, event: Event) -> None:
+    state.plays.append(dict(event.payload))
+
+
 _APPLY = {
     "hand_recorded": _hand_recorded,
     "hand_corrected": _hand_corrected,
@@ -187,5 +199,7 @@ _APPLY = {
     "table": _table,
     "reading_proposed": _reading_proposed,
     "reading_confirmed": _reading_confirmed,
+    "camera": _camera,
+    "play": _play,
 }
 EVENT_KINDS = ("match_created", *_APPLY)
