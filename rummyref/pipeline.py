@@ -82,13 +82,17 @@ class TableReader:
         self.zones = zones
         self.calibrator = calibrator
         self.motion = motion or MotionDetector()
+        self.frames = 0
+        self.recognized = 0
 
     def read(self, frame_id: int, image: np.ndarray) -> FrameReading:
+        self.frames += 1
         report = self.calibrator.update(image)
         still = self.motion.update(image).still and report.usable
         if not still:
             return FrameReading(frame_id, (), (), False, report.state)
         observations = tuple(self.recognizer.recognize(image))
+        self.recognized += 1
         points = [sighting_position(o) for o in observations]
         table = report.calibration.to_table(points) if points else []
         sightings = []
@@ -362,10 +366,11 @@ class PipelineStats:
 class Pipeline:
     """Camera, worker and record for one match; :meth:`start`, then :meth:`stop` (or wait for a finite source to end).
 
-    ``on_events`` is called with each batch of tracker events after the batch is in the record.
+    ``open_store`` opens the record (an SQLite connection belongs to one thread: the worker opens
+    its own). ``on_events`` is called with each batch of tracker events after the batch is in the record.
     """
 
-    def __init__(self, config: PipelineConfig, store: Any, match_id: str, *, recognizer: Any = None,
+    def __init__(self, config: PipelineConfig, open_store: Callable[[], Any], match_id: str, *, recognizer: Any = None,
                  notify: Callable[[], None] | None = None, on_events: Callable[[list[Event]], None] | None = None,
                  camera_opener: Callable[..., Any] | None = None) -> None:
         from engine.zones import default_zones
@@ -379,14 +384,15 @@ class Pipeline:
         self.reader = TableReader(recognizer, self.zones, make_calibrator(config.table_cm, config.corners))
         self.session = HandSession(config.players, config.first_dealer or config.players[1], config.rules, self.zones,
                                    config.tracker)
-        self.recorder = Recorder(store, match_id, notify)
+        self._open_store, self.match_id, self._notify = open_store, match_id, notify
+        self.recorder: Recorder | None = None
         self.on_events = on_events or (lambda events: None)
         self.stats = PipelineStats()
         self._stop = threading.Event()
         self._commands: queue.Queue[str] = queue.Queue(maxsize=16)
         self._statuses: queue.Queue[Any] = queue.Queue(maxsize=64)
         self._camera_opener = camera_opener
-        self._grabber = None
+        self.grabber = None
         self._worker = threading.Thread(target=self._run, name="pipeline-worker", daemon=True)
         self.finished = threading.Event()
 
@@ -410,15 +416,15 @@ class Pipeline:
         opener = self._camera_opener or open_reconnecting
         defaults = {"size": self.config.frame_size} if self.config.camera.split(":")[0] in ("usb", "picamera2") else {}
         camera = opener(self.config.camera, on_status=self._on_status, stop=self._stop, **defaults)
-        self._grabber = FrameGrabber(camera).start()
+        self.grabber = FrameGrabber(camera).start()
         self._worker.start()
         return self
 
     def stop(self, timeout: float = 10.0) -> None:
         """Stop reading, finish the frame in hand, and close the camera; idempotent."""
         self._stop.set()
-        if self._grabber is not None:
-            self._grabber.stop()
+        if self.grabber is not None:
+            self.grabber.stop()
         if self._worker.is_alive() and self._worker is not threading.current_thread():
             self._worker.join(timeout)
 
@@ -429,11 +435,13 @@ class Pipeline:
     def _run(self) -> None:
         from hardware.cameras import CameraClosed, CameraError, EndOfStream
 
+        store = self._open_store()
+        self.recorder = Recorder(store, self.match_id, self._notify)
         try:
             while not self._stop.is_set():
                 self._handle_inputs()
                 try:
-                    frame = self._grabber.latest(timeout=self.config.poll_s)
+                    frame = self.grabber.latest(timeout=self.config.poll_s)
                 except (EndOfStream, CameraClosed):
                     break
                 except CameraError as error:
@@ -447,6 +455,7 @@ class Pipeline:
             log.exception("the pipeline stopped")
             self.stats.errors.append(f"{type(error).__name__}: {error}")
         finally:
+            store.close()
             self.finished.set()
 
     def _handle_inputs(self) -> None:

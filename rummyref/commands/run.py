@@ -120,7 +120,8 @@ def run(args: argparse.Namespace) -> int:
                                      table_cm=table_cm, corners=corners, threads=args.threads,
                                      frame_size=(int(frame_w), int(frame_h)))
     print(f"loading the recognizer ({args.threads} thread{'s' if args.threads > 1 else ''})...", flush=True)
-    pipeline = Pipeline(pipeline_config, store, match.match_id, notify=notifier.notify,
+    pipeline = Pipeline(pipeline_config, lambda: EventStore(app.config["DATABASE"], app.config["SNAPSHOT_DIR"]),
+                        match.match_id, notify=notifier.notify,
                         on_events=lambda events: print("\n".join(e.describe() for e in events), flush=True))
     panel = open_gpio(gpio_config, on_knock=lambda: pipeline.press("knock"), on_undo=lambda: pipeline.press("undo"))
     if gpio_config.enabled and not panel.active:
