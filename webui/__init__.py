@@ -70,9 +70,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["rummyref.notifier"] = Notifier()
 
     db.init_app(app)
-    from webui import api, views
+    from webui import api, tournament_views, views
 
     app.register_blueprint(views.bp)
+    app.register_blueprint(tournament_views.bp)
     app.register_blueprint(api.bp)
     app.jinja_env.globals.update(csrf_token=csrf_token, unlocked=unlocked)
     from webui import cards_view

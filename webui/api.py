@@ -7,17 +7,28 @@ Reads are open; writes need ``X-Table-Pin: <pin>`` or ``Authorization: Bearer <a
     POST /api/matches/<id>/hands          {"knocker": "Ann", "hands": {"Ann": "...", "Ben": "..."}}
     POST /api/snapshots                   (body: JPEG bytes)  -> {"sha256": ...}
     GET  /api/matches/<id>                the derived state
+    POST /api/tournaments                 {"players": [...], "system": "round_robin" | "swiss", "seed": "..."}
+    POST /api/tournaments/<id>/results    {"round": 1, "first": "Ann", "second": "Ben", "winner": "Ann", "amount": 202}
+    GET  /api/tournaments/<id>            standings and pairings
+
+Games (``"game"`` of a new match): gin (``"options": {"hollywood": true}`` for Hollywood), three,
+chouette, partnership, wiener, tiles. A hand of any game can be posted as cards to
+``/hands``: ``knocker`` (one table), ``knockers`` (one per partnership table, in the order of
+``tables``), ``winner`` (tile Rummy: the player out, or "" when the pool ran out). A Wiener
+Rummy re-buy is the event ``{"kind": "rebuy", "payload": {"player": "Ann"}}``.
 """
 
 from __future__ import annotations
+
+from typing import Callable
 
 from flask import Blueprint, abort, jsonify, request
 
 from webui import events
 from webui.db import get_store, notifier
 from webui.security import require_pin_for_api
-from webui.state import EVENT_KINDS, UnknownMatch, replay
-from webui.store import StoreError
+from webui.state import EVENT_KINDS, UnknownMatch, UnknownTournament, replay, replay_tournament
+from webui.store import Event, StoreError
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -51,19 +62,28 @@ def _created(event):
     return jsonify(event.to_dict()), 201
 
 
-@bp.post("/matches")
-def create_match():
+def _write(make_event: Callable[[], Event]):
+    """Append what ``make_event`` validates: 201 with the event, or 400 naming the bad field."""
     try:
-        return _created(events.create_match(get_store(), _json_body(), _actor()))
+        return _created(make_event())
     except events.InvalidInput as exc:
         return _invalid(exc)
 
 
-def _existing(match_id: str):
+def _loaded(replayer, unknown: type[LookupError], record_id: str, what: str):
     try:
-        return replay(get_store().events(match_id))
-    except UnknownMatch:
-        abort(404, description=f"there is no match {match_id!r} on this table")
+        return replayer(get_store().events(record_id))
+    except unknown:
+        abort(404, description=f"there is no {what} {record_id!r} on this table")
+
+
+@bp.post("/matches")
+def create_match():
+    return _write(lambda: events.create_match(get_store(), _json_body(), _actor()))
+
+
+def _existing(match_id: str):
+    return _loaded(replay, UnknownMatch, match_id, "match")
 
 
 @bp.post("/matches/<match_id>/events")
@@ -73,20 +93,14 @@ def post_event(match_id: str):
     kind = body.get("kind")
     if kind == "match_created" or kind not in EVENT_KINDS:
         return _invalid(events.InvalidInput("kind", f"unknown event kind {kind!r}: one of {', '.join(EVENT_KINDS[1:])}"))
-    try:
-        return _created(events.record(get_store(), match_id, kind, body.get("payload"), _actor()))
-    except events.InvalidInput as exc:
-        return _invalid(exc)
+    return _write(lambda: events.record(get_store(), match_id, kind, body.get("payload"), _actor()))
 
 
 @bp.post("/matches/<match_id>/hands")
 def post_hand(match_id: str):
     """A finished hand as cards: the engine settles it (same path as manual scoring)."""
     _existing(match_id)
-    try:
-        return _created(events.score_hand(get_store(), match_id, _json_body(), _actor()))
-    except events.InvalidInput as exc:
-        return _invalid(exc)
+    return _write(lambda: events.score_hand(get_store(), match_id, _json_body(), _actor()))
 
 
 @bp.post("/snapshots")
@@ -103,10 +117,50 @@ def match_state(match_id: str):
     state = _existing(match_id)
     standing = events.standing(state)
     return jsonify({
-        "match": state.match_id, "players": state.players, "preset": state.preset, "last_event": state.last_event_id,
+        "match": state.match_id, "game": state.game, "players": state.players, "preset": state.preset,
+        "options": state.options, "last_event": state.last_event_id,
         "totals": standing.totals, "boxes": standing.boxes, "finished": standing.finished,
         "next_dealer": standing.next_dealer, "winner": standing.winner,
+        "sheets": [{"title": s.title, "target": s.target, "closed": s.closed, "lower_wins": s.lower_wins,
+                    "totals": {c.name: c.total for c in s.columns}, "tags": {c.name: list(c.tags) for c in s.columns},
+                    "out": [c.name for c in s.columns if c.out]} for s in standing.sheets],
+        "tables": [{"players": list(t.players), "dealer": t.dealer} for t in standing.tables],
+        "facts": dict(standing.facts), "money": standing.money,
+        "rebuy_allowed": [p for p, why in standing.rebuy.items() if why is None],
+        "turn_since": state.turn_since, "rebuys": [r.player for r in state.rebuys],
         "hands": [{"hand": h.hand_id, "number": h.number, "status": h.status, "result": h.result} for h in state.hands],
         "discards": state.discards, "stock_count": state.stock_count, "turn": state.turn,
         "pending_readings": [{"reading": r.reading_id, "prompt": r.prompt, "choices": r.choices} for r in state.pending_readings],
+    })
+
+
+@bp.post("/tournaments")
+def create_tournament():
+    return _write(lambda: events.create_tournament(get_store(), _json_body(), _actor()))
+
+
+def _tournament(tournament_id: str):
+    return _loaded(replay_tournament, UnknownTournament, tournament_id, "tournament")
+
+
+@bp.post("/tournaments/<tournament_id>/results")
+def post_tournament_result(tournament_id: str):
+    _tournament(tournament_id)
+    return _write(lambda: events.record_tournament_result(get_store(), tournament_id, _json_body(), _actor()))
+
+
+@bp.get("/tournaments/<tournament_id>")
+def tournament_state(tournament_id: str):
+    state = _tournament(tournament_id)
+    view = events.tournament_view(state)
+    return jsonify({
+        "tournament": state.tournament_id, "players": state.players, "system": state.system, "seed": state.seed,
+        "rounds_total": view.rounds_total, "current_round": view.current, "finished": view.finished,
+        "standings": [{"rank": s.rank, "player": s.player, "points": s.points, "matches": s.matches}
+                      for s in view.standings],
+        "rounds": [{"round": r.number, "complete": r.complete,
+                    "pairings": [{"first": p.first, "second": p.second,
+                                  "winner": p.result[0] if p.result else None,
+                                  "amount": p.result[1] if p.result else None} for p in r.pairings]}
+                   for r in view.rounds],
     })

@@ -1,21 +1,39 @@
-"""How cards look on the page: rank, suit symbol and colour for a card code.
+"""How pieces look on the page: rank, suit symbol and tone for a card, joker or tile code.
 
 >>> card_face("10H")
-{'code': '10H', 'rank': '10', 'symbol': '♥', 'red': True}
+{'code': '10H', 'rank': '10', 'symbol': '♥', 'red': True, 'tone': 'red'}
+>>> card_face("JK")["tone"], card_face("R7")["tone"]
+('joker', 'tile tile-r')
 >>> [len(row) for row in picker_rows()]
 [13, 13, 13, 13]
 """
 
 from __future__ import annotations
 
-from engine.cards import ALL_CARDS, SUITS, Card, CardError, parse_card
+from engine.cards import ALL_CARDS, RAVENSBURGER, SUITS, Card, CardError, Joker, TilePalette, parse_card, parse_tile
 
 SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
 
 def card_face(code: str) -> dict:
-    card = parse_card(code)
-    return {"code": str(card), "rank": card.rank_code, "symbol": SYMBOLS[card.suit], "red": card.suit in "HD"}
+    """The face of a card code, a joker (``JK``) or a tile code (``R7``, Ravensburger colours)."""
+    try:
+        piece = parse_card(code)
+    except CardError:
+        return tile_face(code)
+    if isinstance(piece, Joker):
+        return {"code": str(piece), "rank": "JK", "symbol": "★", "red": False, "tone": "joker"}
+    red = piece.suit in "HD"
+    return {"code": str(piece), "rank": piece.rank_code, "symbol": SYMBOLS[piece.suit], "red": red,
+            "tone": "red" if red else "black"}
+
+
+def tile_face(code: str, palette: TilePalette = RAVENSBURGER) -> dict:
+    tile = parse_tile(code, palette)
+    if isinstance(tile, Joker):
+        return card_face(str(tile))
+    return {"code": str(tile), "rank": str(tile.number), "symbol": "", "red": tile.colour == "R",
+            "tone": f"tile tile-{tile.colour.lower()}"}
 
 
 def is_card(text: str) -> bool:
@@ -33,3 +51,13 @@ def is_card(text: str) -> bool:
 def picker_rows() -> list[list[dict]]:
     """The 52 cards as four suit rows, ace to king, for the card picker."""
     return [[card_face(str(c)) for c in ALL_CARDS if c.suit == suit] for suit in SUITS]
+
+
+def tile_rows(palette: TilePalette = RAVENSBURGER) -> list[list[dict]]:
+    """The tiles as one row per colour, 1 to 13, and a row with the joker.
+
+    >>> [len(row) for row in tile_rows()]
+    [13, 13, 13, 13, 1]
+    """
+    rows = [[tile_face(f"{colour}{n}", palette) for n in range(1, 14)] for colour in palette.colours]
+    return rows + [[card_face("JK")]]

@@ -17,9 +17,10 @@ import threading
 from typing import Any, Mapping
 
 from engine.cards import CardError, parse_card, parse_cards
-from engine.rules import RulesError
 from webui import engine_adapter
-from webui.state import HandRecord, MatchState, replay
+from webui.engine_adapter.base import seat_words
+from webui.engine_adapter import tournament as tournament_adapter
+from webui.state import MatchState, TournamentState, replay, replay_tournament
 from webui.store import Event, EventStore
 
 _WRITE_LOCK = threading.Lock()
@@ -85,26 +86,28 @@ def check_snapshot(store: EventStore, digest: Any, field: str = "evidence") -> s
 
 
 def check_new_match(payload: Mapping[str, Any]) -> dict[str, Any]:
-    """Validate a ``match_created`` payload and return it normalised."""
+    """Validate a ``match_created`` payload and return it normalised.
+
+    ``game`` is one of :data:`webui.engine_adapter.FORMS` (default ``gin``); the players are
+    given in seat order, which each form reads as its rules say (see the setup page).
+    """
+    try:
+        form = engine_adapter.form(payload.get("game", "gin"))
+    except engine_adapter.HandRejected as exc:
+        raise InvalidInput(exc.field, str(exc)) from None
     players = payload.get("players")
-    _require(isinstance(players, list), "players", "must be a list of two names")
+    _require(isinstance(players, list), "players", f"must be a list of {seat_words(form)} names ({form.title})")
     players = [check_name(p) for p in players]
-    _require(len(players) == 2, "players", f"Gin Rummy is played by two players, got {len(players)}")
-    _require(players[0].casefold() != players[1].casefold(), "players", "the two players need different names")
-    game = payload.get("game", "gin")
-    _require(game == "gin", "game", f"unknown game {game!r}: this dashboard scores 'gin'")
-    preset = payload.get("preset", "rulebook")
-    presets = engine_adapter.rule_presets()
-    _require(preset in presets, "preset", f"unknown rules preset {preset!r}: choose one of {', '.join(presets)}")
+    folded = [p.casefold() for p in players]
+    _require(len(set(folded)) == len(folded), "players", "every player needs a different name")
     options = payload.get("options", {})
     _require(isinstance(options, dict), "options", "must be an object of rule options")
+    first_dealer = payload.get("first_dealer") or None
     try:
-        engine_adapter.build_rules(preset, options)
-    except (RulesError, TypeError) as exc:
-        raise InvalidInput("options", str(exc)) from None
-    first_dealer = payload.get("first_dealer") or players[1]
-    _require(first_dealer in players, "first_dealer", f"{first_dealer!r} is not one of the players")
-    return {"players": players, "game": game, "preset": preset, "options": options, "first_dealer": first_dealer}
+        preset, options, first_dealer = form.normalize(players, payload.get("preset", "rulebook"), options, first_dealer)
+    except engine_adapter.HandRejected as exc:
+        raise InvalidInput(exc.field, str(exc)) from None
+    return {"players": players, "game": form.game, "preset": preset, "options": options, "first_dealer": first_dealer}
 
 
 def check_result(result: Any, state: MatchState) -> dict[str, Any]:
@@ -142,8 +145,22 @@ def check_result(result: Any, state: MatchState) -> dict[str, Any]:
     return clean
 
 
-def check_event(store: EventStore, state: MatchState, kind: str, payload: Any) -> dict[str, Any]:
-    """Validate the payload of an event for an existing match; return it normalised."""
+def _checked_result(result: Any, state: MatchState, settled: bool) -> dict[str, Any]:
+    """A result the engine just settled here is stored as it is; one posted from outside must
+    be a single Gin hand, in the forms that take those (the camera pipeline's)."""
+    if settled:
+        return result
+    form = engine_adapter.form(state.game)
+    _require(form.raw_results, "result", f"{form.title} results are settled from the cards: post them to "
+             f"/api/matches/{state.match_id}/hands")
+    return check_result(result, state)
+
+
+def check_event(store: EventStore, state: MatchState, kind: str, payload: Any, settled: bool = False) -> dict[str, Any]:
+    """Validate the payload of an event for an existing match; return it normalised.
+
+    ``settled``: the result in the payload comes from the engine in this process (manual scoring).
+    """
     _require(isinstance(payload, dict), "payload", "must be an object")
     p = payload
     if kind == "discard":
@@ -156,7 +173,9 @@ def check_event(store: EventStore, state: MatchState, kind: str, payload: Any) -
         clean: dict[str, Any] = {}
         if "stock_count" in p:
             count = p["stock_count"]
-            _require(isinstance(count, int) and not isinstance(count, bool) and 0 <= count <= 52, "stock_count", "must be a whole number 0..52")
+            most = engine_adapter.form(state.game).stock_max
+            _require(isinstance(count, int) and not isinstance(count, bool) and 0 <= count <= most, "stock_count",
+                     f"must be a whole number 0..{most}")
             clean["stock_count"] = count
         if "turn" in p:
             clean["turn"] = check_player(state, p["turn"], "turn")
@@ -193,10 +212,13 @@ def check_event(store: EventStore, state: MatchState, kind: str, payload: Any) -
                 "flagged": bool(p.get("flagged", False)),
                 "detail": check_text(p.get("detail", ""), "detail", required=False),
                 "evidence": check_snapshot(store, p.get("evidence"))}
+    if kind == "rebuy":
+        _require(state.game == "wiener", "kind", "only Wiener Rummy has a re-buy")
+        return {"player": check_player(state, p.get("player"), "player")}
     if kind == "hand_recorded":
         dealer = p.get("dealer")
         return {"dealer": None if dealer is None else check_player(state, dealer, "dealer"),
-                "input": _check_input(p.get("input", {})), "result": check_result(p.get("result"), state),
+                "input": _check_input(p.get("input", {})), "result": _checked_result(p.get("result"), state, settled),
                 "evidence": check_snapshot(store, p.get("evidence"))}
     if kind in ("hand_corrected", "hand_voided", "hand_restored"):
         hand_id = p.get("hand")
@@ -206,7 +228,7 @@ def check_event(store: EventStore, state: MatchState, kind: str, payload: Any) -
             raise InvalidInput("hand", f"no hand {hand_id!r} in this match") from None
         clean = {"hand": hand.hand_id, "reason": check_text(p.get("reason", ""), "reason")}
         if kind == "hand_corrected":
-            clean.update(input=_check_input(p.get("input", {})), result=check_result(p.get("result"), state))
+            clean.update(input=_check_input(p.get("input", {})), result=_checked_result(p.get("result"), state, settled))
         elif kind == "hand_voided":
             _require(hand.counted, "hand", f"hand {hand.number} is already undone")
         else:
@@ -215,11 +237,19 @@ def check_event(store: EventStore, state: MatchState, kind: str, payload: Any) -
     raise InvalidInput("kind", f"unknown event kind {kind!r}")
 
 
-def standing(state: MatchState, hands: list[HandRecord] | None = None) -> engine_adapter.Standing:
-    """The match standing after ``hands`` (default: every hand that counts; undone hands do not)."""
-    hands = state.counted_hands if hands is None else hands
-    return engine_adapter.match_standing(state.players, state.first_dealer, [(h.result, h.dealer) for h in hands],
-                                         state.preset, state.options)
+def setup_of(state: MatchState) -> engine_adapter.Setup:
+    return engine_adapter.Setup(state.game, tuple(state.players), state.preset, state.options, state.first_dealer)
+
+
+def standing(state: MatchState, before: int | None = None) -> engine_adapter.Standing:
+    """The standing from every hand that counts (undone hands do not) and every re-buy, in
+    the order they were recorded; with ``before``, only those recorded before that event id."""
+    actions: list[tuple[int, engine_adapter.Action]] = [
+        (h.hand_id, engine_adapter.Played(h.result, h.dealer)) for h in state.counted_hands]
+    actions += [(r.event_id, engine_adapter.Rebuy(r.player)) for r in state.rebuys]
+    ordered = [action for event_id, action in sorted(actions, key=lambda pair: pair[0])
+               if before is None or event_id < before]
+    return engine_adapter.form(state.game).standing(setup_of(state), ordered)
 
 
 def _check_input(value: Any) -> dict[str, Any]:
@@ -227,19 +257,19 @@ def _check_input(value: Any) -> dict[str, Any]:
     return value
 
 
-def record(store: EventStore, match_id: str, kind: str, payload: Any, actor: str) -> Event:
+def record(store: EventStore, match_id: str, kind: str, payload: Any, actor: str, settled: bool = False) -> Event:
     """Validate and append one event to an existing match (``match_created`` goes via :func:`create_match`)."""
     with _WRITE_LOCK:
         events = store.events(match_id)
         state = replay(events)
-        clean = check_event(store, state, kind, payload)
-        if kind.startswith("hand_"):
+        clean = check_event(store, state, kind, payload, settled)
+        if kind.startswith("hand_") or kind == "rebuy":
             # the match scorer must accept the match with this change (no hand after the match is over)
             after = replay([*events, Event(state.last_event_id + 1, match_id, kind, clean, actor, "")])
             try:
                 standing(after)
             except engine_adapter.HandRejected as exc:
-                raise InvalidInput("hand", str(exc)) from None
+                raise InvalidInput("player" if kind == "rebuy" else "hand", str(exc)) from None
         return store.append(match_id, kind, clean, actor)
 
 
@@ -249,29 +279,79 @@ def create_match(store: EventStore, payload: Mapping[str, Any], actor: str) -> E
 
 
 def score_hand(store: EventStore, match_id: str, form: Mapping[str, Any], actor: str, correcting: int | None = None) -> Event:
-    """Record a hand from the cards each player showed: the engine settles it.
+    """Record a hand from the cards (or tiles) each player showed: the engine settles it.
 
-    ``form`` holds ``knocker``, ``dealer`` and ``hands`` (player -> card codes);
-    with ``correcting`` the result replaces that hand's (a ``hand_corrected`` event).
+    ``form`` holds ``hands`` (player -> codes) and, as the game needs, ``knocker`` (one table),
+    ``knockers`` (a list, one per partnership table), ``winner`` (tile Rummy; none: a draw),
+    ``upcard`` (Oklahoma) and ``dealer``. With ``correcting`` the result replaces that hand's
+    (a ``hand_corrected`` event), settled at the table as it was then.
     """
     state = replay(store.events(match_id))
-    knocker = check_player(state, form.get("knocker"), "knocker")
+    game = engine_adapter.form(state.game)
+    setup = setup_of(state)
     hands_in = form.get("hands")
     _require(isinstance(hands_in, dict), "hands", "must give the cards of each player")
-    hands = {player: check_card_codes(hands_in.get(player, ""), f"hands.{player}") for player in state.players}
-    everything = [code for codes in hands.values() for code in codes]
-    check_card_codes(everything, "hands")  # a card in both hands is a duplicate
     upcard = form.get("upcard") or None
     if upcard:
         check_card_codes([upcard], "upcard")
     try:
-        result = engine_adapter.settle_hand(hands, knocker, state.preset, state.options, upcard)
+        before = standing(state, correcting)
+        hands = game.check_hands(setup, game.scorers(setup, before), hands_in)
+        hand_input = {key: form.get(key) for key in ("knocker", "knockers", "winner") if form.get(key) is not None}
+        hand_input.update(hands=hands, upcard=upcard)
+        result = game.settle(setup, before, hand_input)
     except engine_adapter.HandRejected as exc:
-        raise InvalidInput("hands", str(exc)) from None
-    hand_input = {"knocker": knocker, "hands": hands, "upcard": upcard}
+        raise InvalidInput(exc.field, str(exc)) from None
+    dealer = form.get("dealer") or (before.tables[0].dealer if len(before.tables) == 1 else None)
     if correcting is not None:
         payload = {"hand": correcting, "input": hand_input, "result": result,
                    "reason": form.get("reason") or "cards corrected by hand"}
-        return record(store, match_id, "hand_corrected", payload, actor)
-    payload = {"dealer": form.get("dealer") or None, "input": hand_input, "result": result}
-    return record(store, match_id, "hand_recorded", payload, actor)
+        return record(store, match_id, "hand_corrected", payload, actor, settled=True)
+    payload = {"dealer": dealer, "input": hand_input, "result": result}
+    return record(store, match_id, "hand_recorded", payload, actor, settled=True)
+
+
+# -- tournaments --------------------------------------------------------------------------
+def _adapter_error(exc: engine_adapter.HandRejected) -> InvalidInput:
+    return InvalidInput(exc.field, str(exc))
+
+
+def tournament_view(state: TournamentState) -> tournament_adapter.TournamentView:
+    return tournament_adapter.tournament_view(state.players, state.system, state.seed, state.results)
+
+
+def create_tournament(store: EventStore, payload: Mapping[str, Any], actor: str) -> Event:
+    """Validate a ``tournament_created`` payload (players, system, optional seed) and append it."""
+    players = payload.get("players")
+    _require(isinstance(players, list), "players", "must be a list of player names")
+    players = [check_name(p) for p in players]
+    _require(len({p.casefold() for p in players}) == len(players), "players", "every player needs a different name")
+    system = payload.get("system", "round_robin")
+    seed = payload.get("seed") or secrets.token_hex(4)
+    _require(isinstance(seed, str) and len(seed) <= 40 and seed.isprintable(), "seed", "must be text of at most 40 characters")
+    try:
+        tournament_adapter.check_setup(players, system)
+    except engine_adapter.HandRejected as exc:
+        raise _adapter_error(exc) from None
+    return store.append("t" + secrets.token_hex(4), "tournament_created",
+                        {"players": players, "system": system, "seed": seed}, actor)
+
+
+def record_tournament_result(store: EventStore, tournament_id: str, payload: Any, actor: str) -> Event:
+    """Enter (or correct) the result of one pairing: ``round``, ``first``, ``second``, ``winner``, ``amount``."""
+    _require(isinstance(payload, dict), "payload", "must be an object")
+    number, amount = payload.get("round"), payload.get("amount")
+    _require(isinstance(number, int) and not isinstance(number, bool), "round", "must be a round number")
+    _require(isinstance(amount, int) and not isinstance(amount, bool) and 0 <= amount <= 100000, "amount",
+             "must be a whole number 0..100000: what the winner's match settled for")
+    with _WRITE_LOCK:
+        state = replay_tournament(store.events(tournament_id))
+        first, second = payload.get("first"), payload.get("second")
+        for name, field in ((first, "first"), (second, "second")):
+            _require(name in state.players, field, f"{name!r} is not a player of this tournament")
+        try:
+            tournament_adapter.check_result(tournament_view(state), state.system, number, first, second, payload.get("winner"))
+        except engine_adapter.HandRejected as exc:
+            raise _adapter_error(exc) from None
+        clean = {"round": number, "first": first, "second": second, "winner": payload["winner"], "amount": amount}
+        return store.append(tournament_id, "tournament_result", clean, actor)

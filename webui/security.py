@@ -135,6 +135,12 @@ def require_pin_for_api() -> None:
     raise PinRequired("wrong PIN" if offered else "send the table PIN in X-Table-Pin or the API token as a Bearer token", wrong=bool(offered))
 
 
+def actor() -> str:
+    """Who a form's change is recorded as, for the audit trail: the name given when unlocking."""
+    who = session.get("who") or "someone"
+    return f"{who} @ {request.remote_addr}"
+
+
 def csrf_token() -> str:
     """The synchronizer token of this session (created on first use)."""
     if "csrf" not in session:

@@ -75,6 +75,16 @@ class Reading:
 
 
 @dataclass
+class RebuyRecord:
+    """A Wiener Rummy player who bought back in (001)."""
+
+    event_id: int
+    player: str
+    actor: str
+    at: str
+
+
+@dataclass
 class MatchState:
     match_id: str
     players: list[str]
@@ -87,6 +97,9 @@ class MatchState:
     discards: list[dict[str, str]] = field(default_factory=list)
     stock_count: int | None = None
     turn: str | None = None
+    turn_since: str | None = None
+    """When the current turn began (server time of the event): the tile Rummy turn timer."""
+    rebuys: list[RebuyRecord] = field(default_factory=list)
     readings: dict[str, Reading] = field(default_factory=dict)
     camera: dict[str, Any] | None = None
     """The camera pipeline's last status (``state``, ``camera``, ``reason``, ``at``), None without a camera."""
@@ -143,7 +156,7 @@ def _hand_recorded(state: MatchState, event: Event) -> None:
     hand.revisions.append(_revision(event, p["result"]))
     state.hands.append(hand)
     # a new hand starts with an empty table
-    state.discards, state.stock_count, state.turn, state.plays = [], None, None, []
+    state.discards, state.stock_count, state.turn, state.turn_since, state.plays = [], None, None, None, []
 
 
 def _hand_corrected(state: MatchState, event: Event) -> None:
@@ -169,7 +182,11 @@ def _table(state: MatchState, event: Event) -> None:
     if "stock_count" in event.payload:
         state.stock_count = event.payload["stock_count"]
     if "turn" in event.payload:
-        state.turn = event.payload["turn"]
+        state.turn, state.turn_since = event.payload["turn"], event.created_at
+
+
+def _rebuy(state: MatchState, event: Event) -> None:
+    state.rebuys.append(RebuyRecord(event.id, event.payload["player"], event.actor, event.created_at))
 
 
 def _reading_proposed(state: MatchState, event: Event) -> None:
@@ -199,7 +216,69 @@ _APPLY = {
     "table": _table,
     "reading_proposed": _reading_proposed,
     "reading_confirmed": _reading_confirmed,
+    "rebuy": _rebuy,
     "camera": _camera,
     "play": _play,
 }
 EVENT_KINDS = ("match_created", *_APPLY)
+
+
+class UnknownTournament(LookupError):
+    """No ``tournament_created`` event for this id."""
+
+
+@dataclass
+class ResultEntry:
+    """A match result entered for a tournament pairing; a later entry for the pairing replaces it."""
+
+    event_id: int
+    round: int
+    first: str
+    second: str
+    winner: str
+    amount: int
+    actor: str
+    at: str
+
+
+@dataclass
+class TournamentState:
+    tournament_id: str
+    players: list[str]
+    system: str
+    seed: str
+    created_at: str
+    entries: list[ResultEntry] = field(default_factory=list)
+    last_event_id: int = 0
+
+    @property
+    def results(self) -> dict[tuple[int, frozenset], tuple[str, int]]:
+        """The latest result per (round, pair)."""
+        return {(e.round, frozenset((e.first, e.second))): (e.winner, e.amount) for e in self.entries}
+
+
+def replay_tournament(events: Iterable[Event]) -> TournamentState:
+    """Fold a tournament's events into its state.
+
+    >>> t = replay_tournament([Event(1, "t", "tournament_created", {"players": ["A", "B"], "system": "round_robin",
+    ...     "seed": "x"}, "host", "t"), Event(2, "t", "tournament_result", {"round": 1, "first": "A", "second": "B",
+    ...     "winner": "B", "amount": 80}, "host", "t")])
+    >>> t.results[(1, frozenset({"A", "B"}))]
+    ('B', 80)
+    """
+    state: TournamentState | None = None
+    for event in events:
+        p = event.payload
+        if event.kind == "tournament_created":
+            state = TournamentState(event.match_id, list(p["players"]), p["system"], p["seed"], event.created_at)
+        elif state is None:
+            raise UnknownTournament(f"event {event.id} ({event.kind}) comes before the tournament was created")
+        elif event.kind == "tournament_result":
+            state.entries.append(ResultEntry(event.id, p["round"], p["first"], p["second"], p["winner"], p["amount"],
+                                             event.actor, event.created_at))
+        else:
+            raise UnknownTournament(f"event {event.id} ({event.kind}) is not a tournament event")
+        state.last_event_id = event.id
+    if state is None:
+        raise UnknownTournament("no such tournament")
+    return state

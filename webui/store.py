@@ -170,9 +170,9 @@ class EventStore:
             row = self._conn.execute("SELECT max(id) FROM events WHERE match_id = ?", (match_id,)).fetchone()
         return row[0] or 0
 
-    def match_ids(self) -> list[str]:
-        """Every match that has a ``match_created`` event, newest first."""
-        rows = self._conn.execute("SELECT match_id FROM events WHERE kind = 'match_created' ORDER BY id DESC")
+    def match_ids(self, created: str = "match_created") -> list[str]:
+        """Every match (or tournament: ``created="tournament_created"``) of the record, newest first."""
+        rows = self._conn.execute("SELECT match_id FROM events WHERE kind = ? ORDER BY id DESC", (created,))
         return [row[0] for row in rows]
 
     # -- settings -----------------------------------------------------------------------

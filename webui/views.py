@@ -5,6 +5,8 @@ from __future__ import annotations
 import csv
 import io
 import json
+import time
+from datetime import datetime
 from typing import Any
 
 import segno
@@ -12,11 +14,11 @@ from flask import (Blueprint, Response, abort, current_app, redirect, render_tem
                    send_file, session, stream_with_context, url_for)
 from markupsafe import Markup
 
-from webui import cards_view, engine_adapter, events, live, rulebook
+from webui import engine_adapter, events, live, rulebook
 from webui.db import get_store, notifier, open_store
-from webui.security import (check_csrf, check_pin, is_local_request, require_pin_for_form, unlock_session,
+from webui.security import (actor, check_csrf, check_pin, is_local_request, require_pin_for_form, unlock_session,
                             unlocked)
-from webui.state import MatchState, UnknownMatch, replay
+from webui.state import MatchState, UnknownMatch, replay, replay_tournament
 
 bp = Blueprint("views", __name__)
 LIVE_PARTS = ("scoreboard", "hand")
@@ -26,11 +28,6 @@ LIVE_PARTS = ("scoreboard", "hand")
 def protect_forms() -> None:
     if request.method == "POST":
         check_csrf()
-
-
-def _actor() -> str:
-    who = session.get("who") or "someone"
-    return f"{who} @ {request.remote_addr}"
 
 
 def load_match(match_id: str) -> MatchState:
@@ -47,7 +44,9 @@ def _announce() -> None:
 
 def _page(template: str, state: MatchState | None = None, status: int = 200, **context: Any):
     if state is not None:
-        context.update(state=state, standing=events.standing(state), rules=engine_adapter.rules_summary(state.preset, state.options))
+        game = engine_adapter.form(state.game)
+        context.update(state=state, standing=events.standing(state), game=game,
+                       summary=game.summary(events.setup_of(state)))
     return render_template(template, **context), status
 
 
@@ -61,7 +60,8 @@ def join_url() -> str:
 def index():
     store = get_store()
     matches = [replay(store.events(mid)) for mid in store.match_ids()]
-    return _page("index.html", matches=matches)
+    tournaments = [replay_tournament(store.events(tid)) for tid in store.match_ids("tournament_created")]
+    return _page("index.html", matches=matches, tournaments=tournaments, forms=engine_adapter.FORMS)
 
 
 @bp.get("/join")
@@ -95,30 +95,65 @@ def host():
 
 
 # -- setup -----------------------------------------------------------------------------
+GAME_CHOICES = {"gin": "Gin Rummy · two players", "hollywood": "Gin Rummy · Hollywood (three games at once)",
+                "three": "Gin Rummy · three players", "chouette": "Chouette · one against two",
+                "partnership": "Gin Rummy · partnerships of 4 or 6", "wiener": "Wiener Rummy · 2 to 6 players",
+                "tiles": "Tile Rummy · 2 to 4 players"}
+MAX_SEATS = 6
+
+
+def _form_int(name: str, low: int, high: int) -> int | None:
+    """A whole number typed into the form, or None when left blank."""
+    text = request.form.get(name, "").strip()
+    if not text:
+        return None
+    if not text.isdigit() or not low <= int(text) <= high:
+        raise events.InvalidInput(name, f"must be a whole number {low}..{high}, got {text!r}")
+    return int(text)
+
+
+def _setup_payload() -> dict[str, Any]:
+    """The new-match form as a ``match_created`` payload (checked by :func:`events.create_match`)."""
+    form = request.form
+    choice = form.get("game", "gin")
+    if choice not in GAME_CHOICES:
+        raise events.InvalidInput("game", f"unknown game {choice!r}")
+    players = [form.get(f"player{i}", "").strip() for i in range(1, MAX_SEATS + 1)]
+    players = [p for p in players if p]
+    payload: dict[str, Any] = {"game": "gin" if choice == "hollywood" else choice, "players": players, "options": {}}
+    options = payload["options"]
+    seat = form.get("first_dealer", "")
+    if seat.isdigit() and 1 <= int(seat) <= len(players):
+        payload["first_dealer"] = events.check_name(players[int(seat) - 1])
+    if choice in ("gin", "hollywood", "three", "chouette", "partnership"):
+        payload["preset"] = form.get("preset", "rulebook")
+        target = _form_int("match_target", 0, 10000)
+        if target is not None:
+            key = {4: "four_player_target", 6: "six_player_target"}.get(len(players)) if choice == "partnership" else "match_target"
+            options[key or "match_target"] = target
+        if choice == "hollywood":
+            options["hollywood"] = True
+    elif choice == "wiener":
+        options.update(knock_limit=_form_int("knock_limit", 0, 30) or 5, undercut=bool(form.get("undercut")),
+                       layoffs=form.get("layoffs", "none"), rummy_kitty=bool(form.get("rummy_kitty")))
+    else:
+        options.update({name: value for name in ("rounds", "jokers", "turn_seconds")
+                        if (value := _form_int(name, 1, 600)) is not None})
+    return payload
+
+
 @bp.route("/setup", methods=["GET", "POST"])
 def setup():
-    presets = engine_adapter.rule_presets()
+    sizes = {choice: engine_adapter.form("gin" if choice == "hollywood" else choice).sizes for choice in GAME_CHOICES}
+    seat_games = {seat: " ".join(c for c in GAME_CHOICES if seat <= max(sizes[c])) for seat in range(1, MAX_SEATS + 1)}
+    context = {"presets": engine_adapter.rule_presets(), "games": GAME_CHOICES, "seats": MAX_SEATS, "seat_games": seat_games}
     if request.method == "GET":
-        return _page("setup.html", presets=presets, form={})
+        return _page("setup.html", form={"game": request.args.get("game", "gin")}, **context)
     require_pin_for_form()
-    form = request.form
-    payload: dict[str, Any] = {
-        "players": [form.get("player1", ""), form.get("player2", "")],
-        "preset": form.get("preset", "rulebook"),
-        "options": {},
-        "first_dealer": None,
-    }
     try:
-        if form.get("match_target"):
-            target = form["match_target"]
-            if not target.isdigit():
-                raise events.InvalidInput("match_target", f"must be a whole number, got {target!r}")
-            payload["options"]["match_target"] = int(target)
-        if form.get("first_dealer") in ("1", "2"):
-            payload["first_dealer"] = events.check_name(payload["players"][int(form["first_dealer"]) - 1])
-        event = events.create_match(get_store(), payload, _actor())
+        event = events.create_match(get_store(), _setup_payload(), actor())
     except events.InvalidInput as exc:
-        return _page("setup.html", presets=presets, form=form, error=str(exc), status=400)
+        return _page("setup.html", form=request.form, error=str(exc), status=400, **context)
     _announce()
     return redirect(url_for("views.scoreboard", match_id=event.match_id))
 
@@ -131,7 +166,21 @@ def scoreboard(match_id: str):
 
 @bp.get("/m/<match_id>/hand")
 def hand_in_progress(match_id: str):
-    return _page("hand.html", load_match(match_id), part="hand")
+    return _page("hand.html", load_match(match_id), part="hand", **_timer(load_match(match_id)))
+
+
+def _epoch_ms(iso: str) -> int:
+    return int(datetime.fromisoformat(iso).timestamp() * 1000)
+
+
+def _timer(state: MatchState) -> dict[str, Any]:
+    """Tile Rummy's turn timer, as server times: every phone counts down from the same event."""
+    game = engine_adapter.form(state.game)
+    if not game.timed:
+        return {}
+    timer = dict(game.timer(events.setup_of(state)))
+    timer.update(now=int(time.time() * 1000), started=_epoch_ms(state.turn_since) if state.turn_since else None)
+    return {"timer": timer}
 
 
 @bp.get("/m/<match_id>/part/<name>")
@@ -139,7 +188,8 @@ def live_part(match_id: str, name: str):
     """The live region of a page, re-fetched by the browser on each update."""
     if name not in LIVE_PARTS:
         abort(404, description=f"no live part {name!r}")
-    return _page(f"part_{name}.html", load_match(match_id))
+    state = load_match(match_id)
+    return _page(f"part_{name}.html", state, **(_timer(state) if name == "hand" else {}))
 
 
 @bp.get("/m/<match_id>/live")
@@ -167,7 +217,9 @@ def hand_result(match_id: str, hand_id: int):
         hand = state.hand(hand_id)
     except LookupError:
         abort(404, description=f"match {match_id} has no hand {hand_id}")
-    laid = {code for shown in hand.result["players"].values() for code in shown["laid_off"]}
+    results = hand.result.get("tables") or [hand.result]
+    laid = {code for result in results for shown in result.get("players", {}).values()
+            for code in shown.get("laid_off", [])}
     quote = rulebook.paragraph(hand.result.get("rule", ""), current_app.config["RULES_DIR"])
     return _page("result.html", state, hand=hand, laid=laid, quote=quote)
 
@@ -192,7 +244,7 @@ def _change(match_id: str, kind: str, payload: dict, back: str):
     require_pin_for_form()
     state = load_match(match_id)
     try:
-        events.record(get_store(), match_id, kind, payload, _actor())
+        events.record(get_store(), match_id, kind, payload, actor())
         _announce()
     except events.InvalidInput as exc:
         return _page("error.html", state, status=400, title="Not recorded", message=str(exc))
@@ -205,6 +257,20 @@ def confirm_reading(match_id: str, reading_id: str):
                    url_for("views.hand_in_progress", match_id=match_id))
 
 
+@bp.post("/m/<match_id>/turn")
+def start_turn(match_id: str):
+    """A player's turn begins now (tile Rummy's timer starts for everyone)."""
+    return _change(match_id, "table", {"turn": request.form.get("player")},
+                   url_for("views.hand_in_progress", match_id=match_id))
+
+
+@bp.post("/m/<match_id>/rebuy")
+def rebuy(match_id: str):
+    """Wiener Rummy: a player between 81 and 100 buys back in (001)."""
+    return _change(match_id, "rebuy", {"player": request.form.get("player")},
+                   url_for("views.scoreboard", match_id=match_id))
+
+
 @bp.post("/m/<match_id>/hands/<int:hand_id>/undo")
 def undo_hand(match_id: str, hand_id: int):
     return _change(match_id, "hand_voided", {"hand": hand_id, "reason": request.form.get("reason") or "undone"},
@@ -215,10 +281,6 @@ def undo_hand(match_id: str, hand_id: int):
 def restore_hand(match_id: str, hand_id: int):
     return _change(match_id, "hand_restored", {"hand": hand_id, "reason": request.form.get("reason") or "restored"},
                    url_for("views.history", match_id=match_id))
-
-
-def _hands_from_form(state: MatchState) -> dict[str, str]:
-    return {player: request.form.get(f"hand{i}", "") for i, player in enumerate(state.players)}
 
 
 @bp.route("/m/<match_id>/score", methods=["GET", "POST"])
@@ -237,23 +299,43 @@ def edit_hand(match_id: str, hand_id: int):
     return _scoring_form(state, hand_id)
 
 
+def _prefill(state: MatchState, editing) -> dict[str, str]:
+    """The form fields of a hand being corrected (empty for a new hand)."""
+    given = editing.input if editing else {}
+    hands = given.get("hands", {})
+    form = {f"hand{i}": " ".join(hands.get(p, [])) for i, p in enumerate(state.players)}
+    form.update(knocker=given.get("knocker") or "", winner=given.get("winner") or "", upcard=given.get("upcard") or "")
+    form.update({f"knocker{t}": k for t, k in enumerate(given.get("knockers") or [])})
+    return form
+
+
+def _score_input(state: MatchState, tables) -> dict[str, Any]:
+    """The scoring form as :func:`events.score_hand` takes it."""
+    form = request.form
+    return {"hands": {p: form.get(f"hand{i}", "") for i, p in enumerate(state.players)},
+            "knocker": form.get("knocker"), "winner": form.get("winner"),
+            "knockers": [form.get(f"knocker{t}") for t in range(len(tables))] if len(tables) > 1 else None,
+            "dealer": form.get("dealer") or None, "upcard": form.get("upcard", "").strip() or None,
+            "reason": form.get("reason", "")}
+
+
 def _scoring_form(state: MatchState, correcting: int | None):
     editing = state.hand(correcting) if correcting is not None else None
-    if request.method == "GET":
-        prefill = editing.input if editing else {}
-        hands = prefill.get("hands", {})
-        form = {f"hand{i}": " ".join(hands.get(p, [])) for i, p in enumerate(state.players)}
-        form["knocker"] = prefill.get("knocker", "")
-        return _page("score.html", state, form=form, editing=editing, picker=cards_view.picker_rows())
-    require_pin_for_form()
-    form = {"knocker": request.form.get("knocker"), "dealer": request.form.get("dealer") or None,
-            "upcard": request.form.get("upcard", "").strip() or None,
-            "hands": _hands_from_form(state), "reason": request.form.get("reason", "")}
+    game = engine_adapter.form(state.game)
+    setup = events.setup_of(state)
     try:
-        event = events.score_hand(get_store(), state.match_id, form, _actor(), correcting=correcting)
+        tables = game.scorers(setup, events.standing(state, correcting))
+    except engine_adapter.HandRejected as exc:
+        return _page("error.html", state, status=409, title="Nothing to enter", message=str(exc))
+    context = {"editing": editing, "tables": tables, "picker": game.picker(setup),
+               "upcard": getattr(game, "needs_upcard", lambda s: False)(setup)}
+    if request.method == "GET":
+        return _page("score.html", state, form=_prefill(state, editing), **context)
+    require_pin_for_form()
+    try:
+        event = events.score_hand(get_store(), state.match_id, _score_input(state, tables), actor(), correcting=correcting)
     except events.InvalidInput as exc:
-        return _page("score.html", state, status=400, form=request.form, editing=editing,
-                     picker=cards_view.picker_rows(), error=str(exc))
+        return _page("score.html", state, status=400, form=request.form, error=str(exc), **context)
     _announce()
     return redirect(url_for("views.hand_result", match_id=state.match_id, hand_id=correcting or event.id))
 
@@ -277,22 +359,26 @@ def export_json(match_id: str):
                     headers={"Content-Disposition": f"attachment; filename=match-{match_id}.json"})
 
 
+def _points_won(result: dict) -> int | str:
+    """What the hand's winner wrote: Gin points, tile Rummy plus points; Wiener Rummy writes penalties only."""
+    points = result.get("points", "")
+    return points.get(result.get("winner"), 0) if isinstance(points, dict) else points
+
+
 @bp.get("/m/<match_id>/export.csv")
 def export_csv(match_id: str):
     """One row per recorded hand, with the running totals of the counted hands."""
     state = load_match(match_id)
     out = io.StringIO()
     writer = csv.writer(out)
+    columns = list(events.standing(state, 0).totals)
     writer.writerow(["hand", "status", "dealer", "knocker", "result", "winner", "points", "explanation",
-                     *(f"total {p}" for p in state.players), "edited"])
-    counted = []
+                     *(f"total {c}" for c in columns), "edited"])
     for hand in state.hands:
         result = hand.result
-        if hand.counted:
-            counted.append(hand)
-        totals = events.standing(state, counted).totals
+        totals = events.standing(state, hand.hand_id + 1).totals
         writer.writerow([hand.number, hand.status, hand.dealer or "", result.get("knocker") or "", result["kind"],
-                         result.get("winner") or "", result["points"], result.get("explanation", ""),
-                         *(totals[p] for p in state.players), "yes" if hand.edited else "no"])
+                         result.get("winner") or "", _points_won(result), result.get("explanation", ""),
+                         *(totals[c] for c in columns), "yes" if hand.edited else "no"])
     return Response(out.getvalue(), mimetype="text/csv",
                     headers={"Content-Disposition": f"attachment; filename=match-{match_id}.csv"})

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.webui.support import CHROMIUM, CHROMIUM_ARGS, PHONE, PIN, FakeClock
+from tests.webui.support import CHROMIUM, CHROMIUM_ARGS, PHONE, PIN, TABLET, FakeClock
 from webui import create_app, make_server
 
 
@@ -51,9 +51,18 @@ def browser():
         chromium.close()
 
 
+def _device(browser, viewport: dict, scale: int):
+    """A touch device's page in its own browser context (cookies, session), closed after the test."""
+    context = browser.new_context(viewport=viewport, device_scale_factor=scale, is_mobile=True, has_touch=True)
+    yield context.new_page()
+    context.close()
+
+
 @pytest.fixture
 def phone(browser):
-    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
-    page = context.new_page()
-    yield page
-    context.close()
+    yield from _device(browser, PHONE, 2)
+
+
+@pytest.fixture
+def tablet(browser):
+    yield from _device(browser, TABLET, 1)

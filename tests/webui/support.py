@@ -11,6 +11,7 @@ CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync"]
 PHONE = {"width": 390, "height": 844}
+TABLET = {"width": 820, "height": 1180}
 SCREENSHOTS = Path(os.environ.get("RUMMYREF_SCREENSHOTS", "runs/screenshots"))
 
 

@@ -171,8 +171,8 @@ def test_setup_creates_a_match_with_the_pin(client):
 
 
 @pytest.mark.parametrize("change, message", [
-    ({"player2": ""}, "a player name must not be empty"),
-    ({"player2": "ann"}, "the two players need different names"),
+    ({"player2": ""}, "Gin Rummy is played by two players, got 1"),
+    ({"player2": "ann"}, "every player needs a different name"),
     ({"player1": "x" * 30}, "longer than 24 characters"),
     ({"preset": "poker"}, "unknown rules preset 'poker'"),
     ({"match_target": "ten"}, "match_target: must be a whole number"),
@@ -199,8 +199,8 @@ def test_manual_scoring_form_has_a_card_picker_and_prefills_corrections(client, 
 @pytest.mark.parametrize("change, message", [
     ({"hand0": "7H 8H ZZ"}, "malformed card code 'ZZ'"),
     ({"hand1": "7H 2C"}, "duplicate card '7H'"),
-    ({"knocker": "Cy"}, "knocker: 'Cy' is not a player"),
-    ({"knocker": ""}, "knocker: '' is not a player"),
+    ({"knocker": "Cy"}, "knocker: 'Cy' is not at play: the hand is between Ann and Ben"),
+    ({"knocker": ""}, "knocker: '' is not at play"),
 ])
 def test_manual_scoring_rejects_bad_cards_before_the_engine(client, match_id, change, message):
     token = unlocked(client)
@@ -266,9 +266,9 @@ def hand_won(winner: str, points: int) -> dict:
 
 def test_scoreboard_shows_who_deals_next_from_the_match_scorer(client):
     match_id = new_match(client, first_dealer="Ben")
-    assert re.search(r'Ben <span class="chip deal"', client.get(f"/m/{match_id}").text)
+    assert re.search(r'Ben <span class="chip deals"', client.get(f"/m/{match_id}").text)
     post_event(client, match_id, "hand_recorded", {"result": hand_won("Ben", 20)})
-    assert re.search(r'Ann <span class="chip deal"', client.get(f"/m/{match_id}").text), "the loser deals (000 §3)"
+    assert re.search(r'Ann <span class="chip deals"', client.get(f"/m/{match_id}").text), "the loser deals (000 §3)"
 
 
 def test_the_000_13_example_settles_on_the_scoreboard(client):

@@ -43,20 +43,32 @@ function startLive() {
 function startPicker() {
   const form = document.getElementById("scorer");
   if (!form) return;
+  const picker = form.querySelector(".picker");
+  const copies = Number(picker.dataset.copies || 1);
+  const jokers = Number(picker.dataset.jokers || 0);
   const inputs = Array.from(form.querySelectorAll(".hand-codes"));
   const seats = Array.from(form.querySelectorAll(".seat"));
   let current = seats.length ? seats[0].dataset.seat : null;
 
   const codes = (input) => input.value.trim().toUpperCase().split(/[\s,]+/).filter(Boolean);
+  const limit = (card) => (card === "JK" ? jokers : copies);
+  const deckOf = (name) => form.elements[name].dataset.deck;
+  // each table of a partnership plays its own deck: a card is unique within one deck only
+  const sameDeck = () => inputs.filter((input) => input.dataset.deck === deckOf(current));
+  const count = (list, card) => list.filter((code) => code === card).length;
 
   function paint() {
-    const owner = {};
-    inputs.forEach((input) => codes(input).forEach((code) => { owner[code] = input.name; }));
+    const mine = codes(form.elements[current]);
+    const others = sameDeck().filter((input) => input.name !== current).flatMap(codes);
     form.querySelectorAll(".pick").forEach((button) => {
-      const who = owner[button.dataset.card];
-      button.classList.toggle("mine", who === current);
-      button.classList.toggle("theirs", who !== undefined && who !== current);
-      button.setAttribute("aria-pressed", who === current ? "true" : "false");
+      const card = button.dataset.card;
+      const held = count(mine, card);
+      button.classList.toggle("mine", held > 0);
+      // greyed once every copy of the card is in another hand of this deck
+      button.classList.toggle("theirs", held === 0 && count(others, card) >= limit(card));
+      button.classList.toggle("gone", limit(card) === 0);
+      button.dataset.held = held > 1 ? "×" + held : "";
+      button.setAttribute("aria-pressed", held > 0 ? "true" : "false");
     });
     seats.forEach((seat) => {
       seat.classList.toggle("on", seat.dataset.seat === current);
@@ -64,23 +76,63 @@ function startPicker() {
     });
   }
 
-  seats.forEach((seat) => seat.addEventListener("click", () => { current = seat.dataset.seat; paint(); }));
-  form.querySelectorAll(".pick").forEach((button) => button.addEventListener("click", () => {
-    const card = button.dataset.card;
-    inputs.forEach((input) => {
-      const list = codes(input);
-      const at = list.indexOf(card);
-      if (input.name === current) {
-        if (at >= 0) list.splice(at, 1); else list.push(card);
-      } else if (at >= 0) {
-        list.splice(at, 1);
-      }
-      input.value = list.join(" ");
-    });
+  // a tap adds a copy while the deck has one left; then takes the card back (or, if every
+  // copy is in another hand, moves one over to this player)
+  function tap(card) {
+    const own = form.elements[current];
+    const mine = codes(own);
+    const deck = sameDeck();
+    const total = deck.flatMap(codes).filter((code) => code === card).length;
+    if (total < limit(card)) {
+      mine.push(card);
+    } else if (mine.includes(card)) {
+      mine.splice(0, mine.length, ...mine.filter((code) => code !== card));
+    } else {
+      const holder = deck.find((input) => codes(input).includes(card));
+      if (!holder) return;
+      const theirs = codes(holder);
+      theirs.splice(theirs.indexOf(card), 1);
+      holder.value = theirs.join(" ");
+      mine.push(card);
+    }
+    own.value = mine.join(" ");
     paint();
-  }));
+  }
+
+  seats.forEach((seat) => seat.addEventListener("click", () => { current = seat.dataset.seat; paint(); }));
+  form.querySelectorAll(".pick").forEach((button) => button.addEventListener("click", () => tap(button.dataset.card)));
   inputs.forEach((input) => input.addEventListener("input", paint));
   paint();
 }
 
-document.addEventListener("DOMContentLoaded", () => { startLive(); startPicker(); });
+// Tile Rummy's turn timer: the server says when the turn began and what time it was when the
+// page was made, so every phone counts down from the same moment whatever its own clock says.
+function tickTimers() {
+  document.querySelectorAll(".timer").forEach((timer) => {
+    if (timer.dataset.offset === undefined) timer.dataset.offset = Number(timer.dataset.now) - Date.now();
+    const clock = timer.querySelector(".clock");
+    const seconds = Number(timer.dataset.seconds);
+    if (!timer.dataset.started) { timer.classList.remove("late", "over"); return; }
+    const elapsed = (Date.now() + Number(timer.dataset.offset) - Number(timer.dataset.started)) / 1000;
+    const left = Math.max(0, Math.ceil(seconds - elapsed));
+    clock.textContent = Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0");
+    timer.classList.toggle("late", left > 0 && left <= 20);
+    timer.classList.toggle("over", left === 0);
+  });
+}
+
+// Set-up: show the fields of the chosen game only (all of them show without JavaScript).
+function startSetup() {
+  const game = document.getElementById("game");
+  if (!game) return;
+  const show = () => document.querySelectorAll("[data-for]").forEach((part) => {
+    part.hidden = !part.dataset.for.split(" ").includes(game.value);
+  });
+  game.addEventListener("change", show);
+  show();
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  startLive(); startPicker(); startSetup();
+  tickTimers(); setInterval(tickTimers, 250);
+});
