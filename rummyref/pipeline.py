@@ -372,7 +372,7 @@ class Pipeline:
 
     def __init__(self, config: PipelineConfig, open_store: Callable[[], Any], match_id: str, *, recognizer: Any = None,
                  notify: Callable[[], None] | None = None, on_events: Callable[[list[Event]], None] | None = None,
-                 camera_opener: Callable[..., Any] | None = None) -> None:
+                 on_camera: Callable[[Any], None] | None = None, camera_opener: Callable[..., Any] | None = None) -> None:
         from engine.zones import default_zones
 
         self.config = config
@@ -387,6 +387,7 @@ class Pipeline:
         self._open_store, self.match_id, self._notify = open_store, match_id, notify
         self.recorder: Recorder | None = None
         self.on_events = on_events or (lambda events: None)
+        self.on_camera = on_camera or (lambda status: None)
         self.stats = PipelineStats()
         self._stop = threading.Event()
         self._commands: queue.Queue[str] = queue.Queue(maxsize=16)
@@ -466,6 +467,7 @@ class Pipeline:
                 break
             self.stats.camera = status.state
             self.recorder.camera(status)
+            self.on_camera(status)
         answers, hands = self.recorder.inbox()
         for hand, seq, card in answers:
             if hand == self.session.hand:

@@ -122,7 +122,8 @@ def run(args: argparse.Namespace) -> int:
     print(f"loading the recognizer ({args.threads} thread{'s' if args.threads > 1 else ''})...", flush=True)
     pipeline = Pipeline(pipeline_config, lambda: EventStore(app.config["DATABASE"], app.config["SNAPSHOT_DIR"]),
                         match.match_id, notify=notifier.notify,
-                        on_events=lambda events: print("\n".join(e.describe() for e in events), flush=True))
+                        on_events=lambda events: print("\n".join(e.describe() for e in events), flush=True),
+                        on_camera=lambda status: (print(f"camera {status}", flush=True), panel.show_camera_state(status.state)))
     panel = open_gpio(gpio_config, on_knock=lambda: pipeline.press("knock"), on_undo=lambda: pipeline.press("undo"))
     if gpio_config.enabled and not panel.active:
         print(f"GPIO: {panel.reason}", flush=True)
