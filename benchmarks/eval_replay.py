@@ -66,7 +66,7 @@ def main() -> None:
         outcomes[hand.outcome] += 1
         print(f"hand {number} (seed {hand.seed}, {hand.outcome}, {len(images)} frames): committed {len(done)} of "
               f"{len(truth)} true events, wrong {sum(extra.values())}, questions {len(asked)}, "
-              f"calibrated frames read {reader.recognized}", flush=True)
+              f"still frames recognized {reader.recognized}", flush=True)
     hands = sum(outcomes.values())
     print(f"hands {hands} ({dict(outcomes)}), {width}x{height}, {args.threads} thread(s)")
     print(f"hands with committed events equal to the truth: {exact}/{hands} = {exact / hands:.0%}")
