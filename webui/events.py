@@ -27,6 +27,10 @@ _WRITE_LOCK = threading.Lock()
 _ID = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
 _SHA = re.compile(r"^[0-9a-f]{64}$")
 MAX_TEXT = 200
+CAMERA_STATES = ("connecting", "streaming", "lost", "waiting", "ended", "failed", "stopped")
+"""The states of ``hardware.cameras.CameraStatus`` (webui imports nothing from hardware)."""
+PLAY_KINDS = ("pickup", "stock_draw", "knock", "layout", "layoff", "hand_end", "irregularity")
+"""The camera tracker's events that have no kind of their own in the record."""
 
 
 class InvalidInput(ValueError):
@@ -193,6 +197,21 @@ def check_event(store: EventStore, state: MatchState, kind: str, payload: Any, s
         _require(reading.answer is None, "reading", f"reading {reading.reading_id!r} was already confirmed as {reading.answer!r}")
         _require(p.get("choice") in reading.choices, "choice", f"must be one of {', '.join(reading.choices)}")
         return {"reading": reading.reading_id, "choice": p["choice"]}
+    if kind == "camera":
+        _require(p.get("state") in CAMERA_STATES, "state", f"must be one of {', '.join(CAMERA_STATES)}")
+        return {"state": p["state"], "camera": check_text(p.get("camera"), "camera"),
+                "reason": check_text(p.get("reason", ""), "reason", required=False)}
+    if kind == "play":
+        _require(p.get("kind") in PLAY_KINDS, "kind", f"must be one of {', '.join(PLAY_KINDS)}")
+        player = p.get("player")
+        melds = p.get("melds", [])
+        _require(isinstance(melds, list), "melds", "must be a list of card lists")
+        return {"kind": p["kind"], "player": None if player is None else check_player(state, player, "player"),
+                "cards": check_card_codes(p.get("cards", []), "cards") if p.get("cards") else [],
+                "melds": [check_card_codes(m, "melds") for m in melds],
+                "flagged": bool(p.get("flagged", False)),
+                "detail": check_text(p.get("detail", ""), "detail", required=False),
+                "evidence": check_snapshot(store, p.get("evidence"))}
     if kind == "rebuy":
         _require(state.game == "wiener", "kind", "only Wiener Rummy has a re-buy")
         return {"player": check_player(state, p.get("player"), "player")}

@@ -101,6 +101,10 @@ class MatchState:
     """When the current turn began (server time of the event): the tile Rummy turn timer."""
     rebuys: list[RebuyRecord] = field(default_factory=list)
     readings: dict[str, Reading] = field(default_factory=dict)
+    camera: dict[str, Any] | None = None
+    """The camera pipeline's last status (``state``, ``camera``, ``reason``, ``at``), None without a camera."""
+    plays: list[dict[str, Any]] = field(default_factory=list)
+    """What the camera saw happen in the hand being played (knocks, layouts, layoffs, flagged events)."""
     last_event_id: int = 0
 
     @property
@@ -152,7 +156,7 @@ def _hand_recorded(state: MatchState, event: Event) -> None:
     hand.revisions.append(_revision(event, p["result"]))
     state.hands.append(hand)
     # a new hand starts with an empty table
-    state.discards, state.stock_count, state.turn, state.turn_since = [], None, None, None
+    state.discards, state.stock_count, state.turn, state.turn_since, state.plays = [], None, None, None, []
 
 
 def _hand_corrected(state: MatchState, event: Event) -> None:
@@ -195,6 +199,14 @@ def _reading_confirmed(state: MatchState, event: Event) -> None:
     reading.answer, reading.answered_by = event.payload["choice"], event.actor
 
 
+def _camera(state: MatchState, event: Event) -> None:
+    state.camera = {**event.payload, "at": event.created_at}
+
+
+def _play(state: MatchState, event: Event) -> None:
+    state.plays.append(dict(event.payload))
+
+
 _APPLY = {
     "hand_recorded": _hand_recorded,
     "hand_corrected": _hand_corrected,
@@ -205,6 +217,8 @@ _APPLY = {
     "reading_proposed": _reading_proposed,
     "reading_confirmed": _reading_confirmed,
     "rebuy": _rebuy,
+    "camera": _camera,
+    "play": _play,
 }
 EVENT_KINDS = ("match_created", *_APPLY)
 

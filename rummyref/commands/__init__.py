@@ -6,4 +6,5 @@ imports (OpenCV, onnxruntime, Flask) go inside that function, so that
 ``rummyref --help`` and the light commands start fast.
 """
 
-COMMAND_MODULES: list[str] = ["analyze", "dashboard", "markers"]
+COMMAND_MODULES: list[str] = ["analyze", "dashboard", "markers", "recognize", "eval_vision", "learn_deck", "run", "replay",
+                              "render_game"]

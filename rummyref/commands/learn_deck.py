@@ -1,0 +1,50 @@
+"""`rummyref learn-deck PHOTOS... --name NAME`: adapt the recognizer to a player's own deck."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+LAYOUT_HELP = (
+    "Layout: lay the 52 cards face up and upright (corner index at each card's top left), apart, in four rows "
+    "of 13: spades on top, then hearts, diamonds, clubs; each row A 2 3 4 5 6 7 8 9 10 J Q K from left to "
+    "right. Photograph from above: one photo of all four rows, or several photos of whole rows in that order."
+)
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "learn-deck", help="teach the recognizer your own deck from photos of a guided layout",
+        description="Teach the recognizer a deck. " + LAYOUT_HELP + " The learned deck is stored under "
+                    "$RUMMYREF_DATA/decks (default ~/.local/share/rummyref/decks); use it with "
+                    "`rummyref recognize --deck NAME`.")
+    parser.add_argument("photos", nargs="+", metavar="PHOTO", help="photos of the layout, rows in order")
+    parser.add_argument("--name", required=True, help="name to store the deck under (letters, digits, _ . -)")
+    parser.add_argument("--model-dir", type=Path, help="directory with the ONNX models")
+    parser.add_argument("--threads", type=int, default=1, help="inference threads (default 1)")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from vision.decks import check_deck_name
+    from vision.imageio import ImageLoadError, load_image
+    from vision.learn_deck import LayoutError, learn_deck
+    from vision.recognizer import Recognizer
+
+    started = time.monotonic()
+    try:
+        check_deck_name(args.name)
+        photos = [(name, load_image(name)) for name in args.photos]
+        recognizer = Recognizer(model_dir=args.model_dir, threads=args.threads)
+        profile = learn_deck(recognizer, photos, args.name, progress=lambda line: print(line, flush=True))
+    except (ImageLoadError, LayoutError, FileNotFoundError, ValueError) as error:
+        print(f"rummyref: {error}", file=sys.stderr)
+        if isinstance(error, LayoutError):
+            print(LAYOUT_HELP, file=sys.stderr)
+        return 2
+    path = profile.save()
+    print(f"learned deck {args.name!r} in {time.monotonic() - started:.1f} s: {path}")
+    print(f"use it with: rummyref recognize --deck {args.name} IMAGE...")
+    return 0

@@ -1,0 +1,164 @@
+"""`rummyref run`: the camera referee and its dashboard in one process (the job the Pi starts at boot)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import signal
+import sys
+import threading
+from pathlib import Path
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "run", help="watch a card table with a camera and serve the live dashboard",
+        description="Read the table through a camera (camera -> recognizer -> tracker -> record), record "
+        "every event with a JPEG of what was read, and serve the dashboard to the players' phones. "
+        "Stop with Ctrl-C or SIGTERM; the record stays intact.",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+    )
+    parser.add_argument("--camera", required=True,
+                        help="camera: picamera2:0, usb:0, http://phone:8080/video, rtsp://..., file:game.mp4, dir:frames/")
+    parser.add_argument("--game", default="gin", choices=["gin"], help="the game on the table (Gin Rummy is tracked today)")
+    parser.add_argument("--players", required=True, help='the two players, comma-separated: "Ann,Ben"')
+    parser.add_argument("--dealer", help="who deals the first hand (default: the second player)")
+    parser.add_argument("--data", type=Path, default=Path("data"), help="folder of the game record and snapshots")
+    parser.add_argument("--host", default="0.0.0.0", help="address to serve the dashboard on")
+    parser.add_argument("--port", type=int, default=8000, help="TCP port of the dashboard")
+    parser.add_argument("--pin", help="table PIN (default: generated once and kept in the record)")
+    parser.add_argument("--threads", type=int, default=1, help="onnxruntime threads for the recognizer")
+    parser.add_argument("--frame-size", default="1280x720", help="frame size asked of the camera (picamera2, USB)")
+    parser.add_argument("--table-cm", default="80x60", help="width x height of the playing area between the markers, cm")
+    parser.add_argument("--corners", help="without markers: the table's four image corners as JSON "
+                        "[[x,y],...] clockwise from top left (a moved camera then goes unnoticed)")
+    parser.add_argument("--gpio", default="off", help='GPIO buttons and LED, e.g. "knock=17,undo=27,led=22" or "on" '
+                        '(the defaults) or "off"')
+    parser.set_defaults(run=run)
+
+
+def parse_size(text: str, what: str) -> tuple[float, float]:
+    """``'1280x720'`` -> ``(1280.0, 720.0)``; anything else names the option."""
+    try:
+        width, height = (float(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{what} must look like 1280x720, got {text!r}") from None
+    if width <= 0 or height <= 0:
+        raise argparse.ArgumentTypeError(f"{what} must be positive, got {text!r}")
+    return width, height
+
+
+def parse_players(text: str) -> tuple[str, str]:
+    names = tuple(name.strip() for name in text.split(","))
+    if len(names) != 2 or not all(names) or names[0] == names[1]:
+        raise argparse.ArgumentTypeError(f'--players needs two different names separated by a comma, got {text!r}')
+    return names  # type: ignore[return-value]
+
+
+def parse_corners(text: str) -> tuple[tuple[float, float], ...]:
+    try:
+        points = json.loads(text)
+        corners = tuple((float(x), float(y)) for x, y in points)
+    except (ValueError, TypeError):
+        raise argparse.ArgumentTypeError(f"--corners must be JSON like [[100,50],[1180,60],[1200,700],[80,690]], got {text!r}") from None
+    if len(corners) != 4:
+        raise argparse.ArgumentTypeError(f"--corners needs four points, got {len(corners)}")
+    return corners
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        players = parse_players(args.players)
+        frame_w, frame_h = parse_size(args.frame_size, "--frame-size")
+        table_cm = parse_size(args.table_cm, "--table-cm")
+        corners = parse_corners(args.corners) if args.corners else None
+    except argparse.ArgumentTypeError as error:
+        print(f"rummyref run: {error}", file=sys.stderr)
+        return 2
+    if not 0 < args.port < 65536:
+        print(f"rummyref run: --port must be 1..65535, got {args.port}", file=sys.stderr)
+        return 2
+    if args.threads < 1:
+        print(f"rummyref run: --threads must be at least 1, got {args.threads}", file=sys.stderr)
+        return 2
+    if args.dealer is not None and args.dealer not in players:
+        print(f"rummyref run: --dealer {args.dealer!r} is not one of the players {players[0]!r}, {players[1]!r}",
+              file=sys.stderr)
+        return 2
+
+    from hardware.cameras import CameraUrlError, parse_camera_url
+    from hardware.gpio import GpioConfig, open_gpio
+    from rummyref.pipeline import Pipeline, PipelineConfig
+    from webui import create_app, make_server
+    from webui.events import InvalidInput, create_match
+    from webui.serving import banner, lan_url
+    from webui.store import EventStore, StoreError
+
+    try:
+        parse_camera_url(args.camera)
+        gpio_config = GpioConfig.parse(args.gpio) if args.gpio != "on" else GpioConfig()
+    except (CameraUrlError, ValueError) as error:
+        print(f"rummyref run: {error}", file=sys.stderr)
+        return 2
+    config = {"DATABASE": str(args.data / "record.sqlite3")}
+    if args.pin:
+        config["PIN"] = args.pin
+    try:
+        app = create_app(config)
+        store = EventStore(app.config["DATABASE"], app.config["SNAPSHOT_DIR"])
+        match = create_match(store, {"players": list(players), "first_dealer": args.dealer or players[1]}, "rummyref run")
+    except (StoreError, InvalidInput) as error:
+        print(f"rummyref run: cannot start the match record: {error}", file=sys.stderr)
+        return 1
+    if corners is None:
+        print("table geometry: from the four corner markers (print them with `rummyref markers`)", flush=True)
+    else:
+        print("WARNING: table corners set by hand; without markers a bumped camera cannot be noticed", flush=True)
+
+    notifier = app.extensions["rummyref.notifier"]
+    pipeline_config = PipelineConfig(camera=args.camera, players=players, first_dealer=args.dealer or players[1],
+                                     table_cm=table_cm, corners=corners, threads=args.threads,
+                                     frame_size=(int(frame_w), int(frame_h)))
+    print(f"loading the recognizer ({args.threads} thread{'s' if args.threads > 1 else ''})...", flush=True)
+    pipeline = Pipeline(pipeline_config, lambda: EventStore(app.config["DATABASE"], app.config["SNAPSHOT_DIR"]),
+                        match.match_id, notify=notifier.notify,
+                        on_events=lambda events: print("\n".join(e.describe() for e in events), flush=True),
+                        on_camera=lambda status: (print(f"camera {status}", flush=True), panel.show_camera_state(status.state)))
+    panel = open_gpio(gpio_config, on_knock=lambda: pipeline.press("knock"), on_undo=lambda: pipeline.press("undo"))
+    if gpio_config.enabled and not panel.active:
+        print(f"GPIO: {panel.reason}", flush=True)
+
+    server = make_server(app, host=args.host, port=args.port)
+    url = lan_url(args.host, server.effective_port)
+    app.config["PUBLIC_URL"] = app.config.get("PUBLIC_URL") or url
+    print(banner(app, url), flush=True)
+    print(f"match {match.match_id}: {players[0]} vs {players[1]}, camera {args.camera}", flush=True)
+
+    def interrupt(signum, frame):  # SIGTERM from systemd ends the server loop like Ctrl-C
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    pipeline.start()
+    threading.Thread(target=_report_end, args=(pipeline,), daemon=True, name="pipeline-end").start()
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        print("stopping: camera, pipeline, dashboard...", flush=True)
+        pipeline.stop()
+        panel.close()
+        server.close()
+        store.close()
+    print(f"stopped after {pipeline.stats.frames} frames and {pipeline.stats.events} events; the record is in {args.data}",
+          flush=True)
+    return 0
+
+
+def _report_end(pipeline) -> None:
+    pipeline.wait()
+    if pipeline.stats.errors:
+        print(f"the pipeline stopped: {pipeline.stats.errors[-1]} (the dashboard stays up)", flush=True)
+    else:
+        print(f"the camera has no more frames ({pipeline.stats.frames} read); the dashboard stays up", flush=True)

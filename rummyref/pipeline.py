@@ -1,0 +1,512 @@
+"""The main job: camera -> recognizer -> table coordinates -> tracker -> record -> dashboard.
+
+One process, three kinds of thread, nothing that can fall behind:
+
+- the camera reader (:class:`~hardware.cameras.FrameGrabber`) keeps only the newest frame, so a
+  slow recognizer skips frames instead of queueing them;
+- the worker (:class:`Pipeline`) takes the newest frame, reads it (:class:`TableReader`: markers,
+  motion, cards, zones), feeds the tracker (:class:`HandSession`) and writes what the tracker
+  commits to the record (:class:`Recorder`) *before* anything is shown; button presses, camera
+  status changes and players' answers reach it through a bounded queue and the record;
+- the web server (waitress) serves the dashboard, which follows the record live.
+
+The same reading and tracking run without threads in :func:`replay_frames` (``rummyref replay``).
+
+>>> sighting_position(CardObservation("7H", 0.9, ((10.0, 20.0),), ((0, 0), (40, 0), (40, 60), (0, 60))))
+(20.0, 30.0)
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Sequence
+
+import numpy as np
+
+from engine.match import HandScore, MatchState, new_match
+from engine.rules import GinRules
+from engine.tracker import Event, GinTracker, Sighting, TrackerOptions
+from engine.zones import ZoneMap
+from vision.observation import CardObservation
+
+log = logging.getLogger(__name__)
+
+MAX_TEXT = 200
+"""What the record keeps of a tracker's explanation (the store refuses longer texts)."""
+
+
+class PipelineError(RuntimeError):
+    """The pipeline cannot start as configured (no calibration, a match that does not fit, ...)."""
+
+
+# --- one frame: where are which cards -------------------------------------------------------
+
+@dataclass(frozen=True)
+class FrameReading:
+    """What one frame says: the cards in table cm with their zones, and whether the table is still.
+
+    ``sightings`` is empty while the table cannot be read (no calibration, markers moved) or is
+    not still: the tracker ignores moving frames, so they are not recognized at all.
+    """
+
+    frame_id: int
+    observations: tuple[CardObservation, ...]
+    sightings: tuple[Sighting, ...]
+    still: bool
+    geometry: str
+    """The calibration state (``calibrated``, ``manual``, ``moved``, ...)."""
+
+
+def sighting_position(observation: CardObservation) -> tuple[float, float]:
+    """The image point that stands for a card: its outline's centre, else its read corner indices' mean."""
+    points = observation.outline or observation.corners
+    xs, ys = zip(*points)
+    return sum(xs) / len(xs), sum(ys) / len(ys)
+
+
+class TableReader:
+    """Turns frames into :class:`FrameReading` values: calibration, motion, then (still frames) cards.
+
+    ``calibrator`` is a :class:`vision.calibration.Calibrator` (markers, or corners set by hand).
+    """
+
+    def __init__(self, recognizer: Any, zones: ZoneMap, calibrator: Any, motion: Any | None = None) -> None:
+        from vision.motion import MotionDetector
+
+        self.recognizer = recognizer
+        self.zones = zones
+        self.calibrator = calibrator
+        self.motion = motion or MotionDetector()
+        self.frames = 0
+        self.recognized = 0
+
+    def read(self, frame_id: int, image: np.ndarray) -> FrameReading:
+        self.frames += 1
+        report = self.calibrator.update(image)
+        still = self.motion.update(image).still and report.usable
+        if not still:
+            return FrameReading(frame_id, (), (), False, report.state)
+        observations = tuple(self.recognizer.recognize(image))
+        self.recognized += 1
+        points = [sighting_position(o) for o in observations]
+        table = report.calibration.to_table(points) if points else []
+        sightings = []
+        for obs, (x, y) in zip(observations, table):
+            zone = self.zones.zone_at(float(x), float(y))
+            sightings.append(Sighting(obs.card if obs.card != "JK" else "BACK", float(obs.confidence), float(x), float(y),
+                                      zone.name if zone else None))
+        return FrameReading(frame_id, observations, tuple(s for s in sightings if s.code != "BACK" or s.zone),
+                            True, report.state)
+
+
+def make_calibrator(table_cm: tuple[float, float], corners: Sequence[Sequence[float]] | None = None):
+    """A calibrator from the markers, or fixed by four image corners (a moved camera then goes unnoticed)."""
+    from vision.calibration import Calibrator
+
+    calibrator = Calibrator(*table_cm)
+    if corners is not None:
+        calibrator.set_corners(corners)
+        log.warning("table corners set by hand: without markers a moved camera cannot be noticed")
+    return calibrator
+
+
+# --- the hands of a match ------------------------------------------------------------------
+
+class HandSession:
+    """The tracker of the hand being played; when a hand ends with a result, the next one starts
+    with the dealer the match rules name (the loser deals, the same dealer after no game).
+
+    A hand that ends without a result the tracker could settle stays open (``waiting``): the
+    players record it on the dashboard, then :meth:`hand_recorded` starts the next one.
+
+    >>> session = HandSession(("Ann", "Ben"), "Ben", options=TrackerOptions(window=1, quorum=1))
+    >>> session.hand, session.tracker.dealer
+    (1, 'Ben')
+    """
+
+    def __init__(self, players: tuple[str, str], first_dealer: str, rules: GinRules = GinRules(),
+                 zones: ZoneMap | None = None, options: TrackerOptions = TrackerOptions()) -> None:
+        self.players, self.rules, self.zones, self.options = players, rules, zones, options
+        self.match: MatchState = new_match(players, first_dealer, rules)
+        self.hand = 0
+        self.tracker = self._next_tracker()
+        self.ended: tuple[int, GinTracker] | None = None
+        """The hand number and tracker of the hand that ended last."""
+
+    def _next_tracker(self) -> GinTracker:
+        self.hand += 1
+        return GinTracker(self.players, self.match.next_dealer, self.rules, self.zones, self.options)
+
+    @property
+    def waiting(self) -> bool:
+        """The hand is over but has no result: the players must record it."""
+        return self.tracker.phase == "over"
+
+    def update(self, frame_id: int, sightings: Sequence[Sighting], still: bool) -> list[Event]:
+        return self._settle(self.tracker.update(frame_id, sightings, still))
+
+    def confirm(self, seq: int, code: str) -> list[Event]:
+        return self._settle(self.tracker.confirm(seq, code))
+
+    def press_knock(self, frame_id: int) -> list[Event]:
+        """The knock button: a knock by the player to move."""
+        player = self.players[self.tracker.turn.player]
+        return self._settle(self.tracker.press_knock(player, frame_id))
+
+    def hand_recorded(self, result: HandScore) -> None:
+        """A hand the players recorded themselves ends the open hand."""
+        self.match = self.match.record(result)
+        self.tracker = self._next_tracker()
+
+    def undo(self) -> None:
+        """The last recorded hand was undone: the next hand's dealer follows from the hands before it."""
+        if self.match.outcomes:
+            self.match = self.match.undo()
+            self.hand -= 1
+            self.tracker = self._next_tracker()
+
+    def _settle(self, events: list[Event]) -> list[Event]:
+        end = next((e for e in events if e.kind == "hand_end" and e.result is not None), None)
+        if end is not None and not self.match.finished:
+            self.match = self.match.record(end.result)
+            self.ended = (self.hand, self.tracker)
+            self.tracker = self._next_tracker()
+        return events
+
+    def owner(self, events: Sequence[Event]) -> tuple[int, GinTracker]:
+        """The hand (number, tracker) that committed ``events``: the one just ended if they end it."""
+        if self.ended is not None and any(e.kind == "hand_end" and e.result is not None for e in events):
+            return self.ended
+        return self.hand, self.tracker
+
+
+def event_json(event: Event, hand: int) -> dict[str, Any]:
+    """A tracker event as one JSON object (``rummyref replay --json``).
+
+    >>> event_json(Event(3, "reading", 40, cards=("7H",), needs_confirmation=True, candidates=("7H", "7D")), 1)
+    {'hand': 1, 'seq': 3, 'kind': 'reading', 'frame': 40, 'player': None, 'cards': ['7H'], 'melds': [], 'stock': None, 'inferred': False, 'needs_confirmation': True, 'candidates': ['7H', '7D'], 'flagged': False, 'detail': ''}
+    """
+    data: dict[str, Any] = {
+        "hand": hand, "seq": event.seq, "kind": event.kind, "frame": event.frame_id, "player": event.player,
+        "cards": list(event.cards), "melds": [list(m) for m in event.melds], "stock": event.stock,
+        "inferred": event.inferred, "needs_confirmation": event.needs_confirmation,
+        "candidates": list(event.candidates), "flagged": event.flagged, "detail": event.detail,
+    }
+    if event.result is not None:
+        data["result"] = event.result.to_dict()
+    if event.ruling is not None:
+        data["ruling"] = event.ruling.rule
+    return data
+
+
+# --- the record ----------------------------------------------------------------------------
+
+def reading_choices(event: Event) -> list[str]:
+    """What the dashboard offers for a doubtful card: the tracker's candidates, then the same rank
+    in the other suits (the usual misreading), 2 to 6 answers.
+
+    >>> reading_choices(Event(1, "reading", 5, cards=("7H",), needs_confirmation=True, candidates=("7H",)))
+    ['7H', '7S', '7D', '7C']
+    """
+    choices = list(dict.fromkeys(event.candidates or event.cards))
+    read = (event.cards or event.candidates)[0]
+    if read != "BACK":
+        rank = read[:-1]
+        choices += [rank + suit for suit in "SHDC" if rank + suit not in choices]
+    return choices[:6]
+
+
+class Recorder:
+    """Writes what the tracker commits into the match record, with evidence, then tells the dashboard.
+
+    Everything goes through :func:`webui.events.record`, the same validation the web forms and the
+    JSON API use. ``notify`` wakes the dashboard's live streams (in the same process).
+    """
+
+    def __init__(self, store: Any, match_id: str, notify: Callable[[], None] | None = None, actor: str = "camera") -> None:
+        self.store, self.match_id, self.actor = store, match_id, actor
+        self.notify = notify or (lambda: None)
+        self._asked: dict[str, tuple[int, int]] = {}
+        self._seen = store.last_event_id(match_id)
+        self._camera_state: str | None = None
+
+    def snapshot(self, image: np.ndarray, observations: Sequence[CardObservation]) -> str:
+        """Store the frame with what was read drawn on it; returns its sha256."""
+        import cv2
+
+        from vision.annotate import draw_observations
+
+        ok, jpeg = cv2.imencode(".jpg", draw_observations(image, list(observations)), [cv2.IMWRITE_JPEG_QUALITY, 85])
+        if not ok:
+            raise PipelineError("the frame could not be encoded as JPEG evidence")
+        return self.store.put_snapshot(jpeg.tobytes())
+
+    def _write(self, kind: str, payload: dict[str, Any]) -> Any:
+        from webui.events import InvalidInput, record
+
+        try:
+            return record(self.store, self.match_id, kind, payload, self.actor)
+        except InvalidInput as error:
+            # The record refuses it (a hand after the match ended, ...): keep the reason, never crash.
+            log.warning("the record refused a %s event: %s", kind, error)
+            if kind != "play":
+                self._write("play", {"kind": "irregularity", "flagged": True,
+                                     "detail": f"not recorded as {kind}: {error}"[:MAX_TEXT]})
+            return None
+
+    def record(self, events: Sequence[Event], hand: int, tracker: GinTracker, evidence: str | None) -> int:
+        """Write ``events`` of hand ``hand`` (tracked by ``tracker``); returns how many were written."""
+        written = 0
+        for event in events:
+            written += self._record_one(event, hand, tracker, evidence)
+        if written:
+            self.notify()
+        return written
+
+    def _record_one(self, event: Event, hand: int, tracker: GinTracker, evidence: str | None) -> int:
+        detail = event.detail[:MAX_TEXT]
+        if event.needs_confirmation and event.kind == "reading":
+            reading = f"h{hand}-e{event.seq}"
+            self._asked[reading] = (hand, event.seq)
+            prompt = f"Which card is this? {detail}"[:MAX_TEXT]
+            return bool(self._write("reading_proposed", {"reading": reading, "prompt": prompt,
+                                                          "choices": reading_choices(event), "evidence": evidence}))
+        if event.kind == "discard":
+            written = self._write("discard", {"player": event.player, "card": event.cards[0]})
+            turn = next(p for p in tracker.players if p != event.player)
+            self._write("table", {"stock_count": event.stock, "turn": turn})
+            return bool(written)
+        if event.kind == "hand_end" and event.result is not None:
+            knocker = None if tracker.knocker is None else tracker.players[tracker.knocker]
+            result = {"kind": event.result.kind, "winner": event.result.winner, "knocker": knocker,
+                      "points": event.result.points, "explanation": detail,
+                      "rule": event.ruling.rule if event.ruling else ""}
+            return bool(self._write("hand_recorded", {"dealer": tracker.dealer, "input": {"source": "camera", "hand": hand},
+                                                       "result": result, "evidence": evidence}))
+        if event.stock is not None and event.kind in ("pickup", "stock_draw"):
+            self._write("table", {"stock_count": event.stock, "turn": event.player})
+        return bool(self._write("play", {"kind": event.kind, "player": event.player, "cards": list(event.cards),
+                                         "melds": [list(m) for m in event.melds], "flagged": event.flagged,
+                                         "detail": detail, "evidence": evidence}))
+
+    def camera(self, status: Any) -> None:
+        """Record a camera status change (``hardware.cameras.CameraStatus``); repeats of a state are skipped."""
+        if status.state == self._camera_state:
+            return
+        self._camera_state = status.state
+        if self._write("camera", {"state": status.state, "camera": status.camera, "reason": status.reason[:MAX_TEXT]}):
+            self.notify()
+
+    def inbox(self) -> tuple[list[tuple[int, int, str]], list[HandScore]]:
+        """What players wrote since the last call: answers to readings ``(hand, seq, card)`` and hands
+        they recorded themselves (as the match scores them)."""
+        answers, hands = [], []
+        for event in self.store.events(self.match_id, after=self._seen):
+            self._seen = event.id
+            if event.kind == "reading_confirmed" and event.payload["reading"] in self._asked:
+                hand, seq = self._asked.pop(event.payload["reading"])
+                answers.append((hand, seq, event.payload["choice"]))
+            elif event.kind == "hand_recorded" and event.actor != self.actor:
+                result = event.payload["result"]
+                hands.append(HandScore(result.get("winner"), result["points"], result["kind"]))
+        return answers, hands
+
+    def void_last_hand(self, reason: str) -> bool:
+        """The undo button: the last counted hand is undone (a new event; nothing is deleted)."""
+        from webui.state import replay
+
+        counted = replay(self.store.events(self.match_id)).counted_hands
+        if not counted:
+            return False
+        written = self._write("hand_voided", {"hand": counted[-1].hand_id, "reason": reason})
+        if written:
+            self.notify()
+        return bool(written)
+
+
+# --- the threaded pipeline -----------------------------------------------------------------
+
+@dataclass(frozen=True)
+class PipelineConfig:
+    """How ``rummyref run`` reads the table.
+
+    ``corners`` (four image points, clockwise from top left) replace the markers.
+    ``frame_size`` is asked of cameras that can be set (picamera2, USB).
+    """
+
+    camera: str
+    players: tuple[str, str]
+    first_dealer: str | None = None
+    rules: GinRules = GinRules()
+    zones: ZoneMap | None = None
+    table_cm: tuple[float, float] = (80.0, 60.0)
+    corners: tuple[tuple[float, float], ...] | None = None
+    threads: int = 1
+    frame_size: tuple[int, int] = (1280, 720)
+    tracker: TrackerOptions = TrackerOptions()
+    model_dir: Path | None = None
+    poll_s: float = 0.25
+    """How long the worker waits for a frame before it looks at buttons and answers again."""
+
+
+@dataclass
+class PipelineStats:
+    frames: int = 0
+    read: int = 0
+    events: int = 0
+    camera: str = "connecting"
+    errors: list[str] = field(default_factory=list)
+
+
+class Pipeline:
+    """Camera, worker and record for one match; :meth:`start`, then :meth:`stop` (or wait for a finite source to end).
+
+    ``open_store`` opens the record (an SQLite connection belongs to one thread: the worker opens
+    its own). ``on_events`` is called with each batch of tracker events after the batch is in the record.
+    """
+
+    def __init__(self, config: PipelineConfig, open_store: Callable[[], Any], match_id: str, *, recognizer: Any = None,
+                 notify: Callable[[], None] | None = None, on_events: Callable[[list[Event]], None] | None = None,
+                 on_camera: Callable[[Any], None] | None = None, camera_opener: Callable[..., Any] | None = None) -> None:
+        from engine.zones import default_zones
+
+        self.config = config
+        self.zones = config.zones or default_zones("gin", 2, *config.table_cm)
+        if recognizer is None:
+            from vision.recognizer import Recognizer
+
+            recognizer = Recognizer(config.model_dir, threads=config.threads)
+        self.reader = TableReader(recognizer, self.zones, make_calibrator(config.table_cm, config.corners))
+        self.session = HandSession(config.players, config.first_dealer or config.players[1], config.rules, self.zones,
+                                   config.tracker)
+        self._open_store, self.match_id, self._notify = open_store, match_id, notify
+        self.recorder: Recorder | None = None
+        self.on_events = on_events or (lambda events: None)
+        self.on_camera = on_camera or (lambda status: None)
+        self.stats = PipelineStats()
+        self._stop = threading.Event()
+        self._commands: queue.Queue[str] = queue.Queue(maxsize=16)
+        self._statuses: queue.Queue[Any] = queue.Queue(maxsize=64)
+        self._camera_opener = camera_opener
+        self.grabber = None
+        self._worker = threading.Thread(target=self._run, name="pipeline-worker", daemon=True)
+        self.finished = threading.Event()
+
+    # inputs from other threads: only queued here, handled by the worker
+    def press(self, button: str) -> None:
+        """A button (``knock`` or ``undo``) from GPIO; a flood of presses beyond the queue is dropped."""
+        try:
+            self._commands.put_nowait(button)
+        except queue.Full:
+            log.warning("button %s ignored: too many presses waiting", button)
+
+    def _on_status(self, status: Any) -> None:
+        try:
+            self._statuses.put_nowait(status)
+        except queue.Full:
+            pass  # the newest state comes again with the next change; the reader never blocks
+
+    def start(self) -> "Pipeline":
+        from hardware.cameras import FrameGrabber, open_reconnecting
+
+        opener = self._camera_opener or open_reconnecting
+        defaults = {"size": self.config.frame_size} if self.config.camera.split(":")[0] in ("usb", "picamera2") else {}
+        camera = opener(self.config.camera, on_status=self._on_status, stop=self._stop, **defaults)
+        self.grabber = FrameGrabber(camera).start()
+        self._worker.start()
+        return self
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """Stop reading, finish the frame in hand, and close the camera; idempotent."""
+        self._stop.set()
+        if self.grabber is not None:
+            self.grabber.stop()
+        if self._worker.is_alive() and self._worker is not threading.current_thread():
+            self._worker.join(timeout)
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Wait for the worker to end (a finite source played out, or stopped)."""
+        return self.finished.wait(timeout)
+
+    def _run(self) -> None:
+        from hardware.cameras import CameraClosed, CameraError, EndOfStream
+
+        store = self._open_store()
+        self.recorder = Recorder(store, self.match_id, self._notify)
+        try:
+            while not self._stop.is_set():
+                self._handle_inputs()
+                try:
+                    frame = self.grabber.latest(timeout=self.config.poll_s)
+                except (EndOfStream, CameraClosed):
+                    break
+                except CameraError as error:
+                    self.stats.errors.append(str(error))
+                    log.error("camera failed: %s", error)
+                    break
+                if frame is not None:
+                    self._process(frame.number, frame.image)
+            self._handle_inputs()
+        except Exception as error:  # noqa: BLE001 - the dashboard keeps running and says why
+            log.exception("the pipeline stopped")
+            self.stats.errors.append(f"{type(error).__name__}: {error}")
+        finally:
+            store.close()
+            self.finished.set()
+
+    def _handle_inputs(self) -> None:
+        while True:
+            try:
+                status = self._statuses.get_nowait()
+            except queue.Empty:
+                break
+            self.stats.camera = status.state
+            self.recorder.camera(status)
+            self.on_camera(status)
+        answers, hands = self.recorder.inbox()
+        for hand, seq, card in answers:
+            if hand == self.session.hand:
+                self._commit(self.session.confirm(seq, card), None)
+        for result in hands:
+            if self.session.waiting:
+                self.session.hand_recorded(result)
+        while True:
+            try:
+                button = self._commands.get_nowait()
+            except queue.Empty:
+                break
+            if button == "knock":
+                self._commit(self.session.press_knock(self.stats.frames), None)
+            elif button == "undo" and self.recorder.void_last_hand("undo button"):
+                self.session.undo()
+
+    def _process(self, frame_id: int, image: np.ndarray) -> None:
+        self.stats.frames += 1
+        reading = self.reader.read(frame_id, image)
+        self.stats.read += reading.still
+        self._commit(self.session.update(frame_id, reading.sightings, reading.still), (image, reading.observations))
+
+    def _commit(self, events: list[Event], frame: tuple[np.ndarray, Sequence[CardObservation]] | None) -> None:
+        if not events:
+            return
+        hand, tracker = self.session.owner(events)
+        evidence = self.recorder.snapshot(*frame) if frame is not None else None
+        self.recorder.record(events, hand, tracker, evidence)
+        self.stats.events += len(events)
+        self.on_events(events)
+
+
+# --- replay: the same reading and tracking, every frame, no threads ------------------------
+
+def replay_frames(frames: Iterable[np.ndarray], reader: TableReader, session: HandSession) -> Iterator[dict[str, Any]]:
+    """Every frame through the reader and the session; yields each event as :func:`event_json`."""
+    for frame_id, image in enumerate(frames, start=1):
+        reading = reader.read(frame_id, image)
+        hand = session.hand
+        for event in session.update(frame_id, reading.sightings, reading.still):
+            yield event_json(event, hand)

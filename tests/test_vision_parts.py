@@ -1,0 +1,121 @@
+"""The recognizer's parts that need no trained model: geometry, targets, merging, scoring, decks."""
+
+import math
+
+import numpy as np
+import pytest
+
+from vision.decks import DeckProfile
+from vision.evaluation import LabelsError, load_labels, score_image, total
+from vision.learn_deck import LAYOUT_ORDER, fit_head, shipped_head
+from vision.labels import NONE_CLASS, NUM_CLASSES, class_of
+from vision.patches import index_patch
+from vision.recognizer import IndexCandidate, IndexReading, card_outline, diagonal_partner, merge_corners
+from vision.train.data import DetectorScene, IndexLabel, detector_targets
+
+
+def arrow_frame() -> np.ndarray:
+    """A white frame with a black 'T': a bar on top of a stem, so up is visible."""
+    frame = np.full((200, 200, 3), 255, np.uint8)
+    frame[80:86, 90:110] = 0     # bar
+    frame[86:120, 98:102] = 0    # stem
+    return frame
+
+
+@pytest.mark.parametrize("quarter_turns", [0, 1, 2, 3])
+def test_patch_is_upright_whatever_the_rotation(quarter_turns):
+    frame = np.ascontiguousarray(np.rot90(arrow_frame(), k=-quarter_turns))   # clockwise
+    # The T's centre (100, 100) turns with the frame.
+    cx, cy = 99.5, 99.5
+    angle = quarter_turns * math.pi / 2
+    patch = index_patch(frame, (cx + 0.5, cy + 0.5), angle, 40.0)
+    dark = patch[:, :, 0] < 128
+    rows = np.nonzero(dark.any(axis=1))[0]
+    top_width, bottom_width = dark[rows[0]].sum(), dark[rows[-1]].sum()
+    assert top_width > 2 * bottom_width, "the bar must be at the top of the patch"
+
+
+def test_large_index_is_shrunk_without_shifting():
+    frame = arrow_frame()
+    big = np.ascontiguousarray(np.kron(frame, np.ones((8, 8, 1), np.uint8)))   # 1600 x 1600
+    small_patch = index_patch(frame, (100.0, 100.0), 0.0, 40.0).astype(int)
+    big_patch = index_patch(big, (800.0, 800.0), 0.0, 320.0).astype(int)
+    assert np.abs(small_patch - big_patch).mean() < 12
+
+
+def test_detector_targets_turn_with_the_crop():
+    image = np.zeros((256, 256, 3), np.uint8)
+    scene = DetectorScene(image, [IndexLabel("QS", 100.0, 60.0, 0.0, 24.0, 1.0)], [])
+    heat, weight, reg, mask = detector_targets(scene, 0, 0, 256, quarter_turns=1)
+    y, x = np.unravel_index(np.argmax(heat[0]), heat[0].shape)
+    # A clockwise quarter turn takes (100, 60) to (256 - 60, 100).
+    assert (x, y) == (int((256 - 60) / 4), int(100 / 4))
+    assert math.isclose(math.atan2(reg[1, y, x], reg[0, y, x]), math.pi / 2, abs_tol=1e-5)
+    assert math.isclose(math.exp(reg[2, y, x]), 24.0, rel_tol=1e-5)
+    assert weight.min() == 1.0 and mask[0, y, x] == 1.0
+
+
+def test_half_covered_index_is_neither_target_nor_penalised():
+    scene = DetectorScene(np.zeros((128, 128, 3), np.uint8), [IndexLabel("2H", 64.0, 64.0, 0.0, 20.0, 0.45)], [])
+    heat, weight, _, _ = detector_targets(scene, 0, 0, 128, 0)
+    assert heat[0].max() == 0.0 and weight[0, 16, 16] == 0.0
+
+
+def reading(card, x, y, angle, confidence=0.9, size=20.0):
+    return IndexReading(IndexCandidate(x, y, angle, size, 1.0), card, confidence)
+
+
+def test_two_diagonal_corners_of_one_card_are_reported_once_with_both_positions():
+    observations = merge_corners([reading("7D", 100, 100, 0.0, 0.8), reading("7D", 160, 190, math.pi, 0.95),
+                                  reading("KS", 400, 100, 0.0, 0.7)])
+    by_card = {o.card: o for o in observations}
+    assert sorted(by_card) == ["7D", "KS"]
+    assert set(by_card["7D"].corners) == {(100, 100), (160, 190)} and by_card["7D"].confidence == 0.95
+    assert by_card["7D"].outline is not None and by_card["KS"].outline is None
+
+
+def test_same_code_far_apart_stays_two_cards():
+    # Two decks in play: two 7D that cannot be one card.
+    observations = merge_corners([reading("7D", 100, 100, 0.0), reading("7D", 900, 600, math.pi)])
+    assert [o.card for o in observations] == ["7D", "7D"]
+
+
+def test_outline_of_an_upright_card_contains_both_indices():
+    a, b = IndexCandidate(20, 30, 0.0, 20, 1), IndexCandidate(80, 130, math.pi, 20, 1)
+    assert diagonal_partner(a, b)
+    xs, ys = zip(*card_outline(a, b))
+    assert min(xs) < 20 < 80 < max(xs) and min(ys) < 30 < 130 < max(ys)
+
+
+def test_rank_only_labels_compare_ranks():
+    assert score_image(["QH", "QD", "9S"], ["Q?", "K?"]) == score_image(["Q?", "9?"], ["Q?", "K?"])
+    overall = total([score_image(["10H"], ["10H"]), score_image(["2C", "BACK"], ["2C", "3C"])])
+    assert (overall.true_positives, overall.predicted, overall.expected) == (2, 3, 3)
+
+
+def test_labels_file_errors_name_the_problem(tmp_path):
+    with pytest.raises(LabelsError, match="labels.json not found"):
+        load_labels(tmp_path)
+    (tmp_path / "labels.json").write_text('{"a.jpg": {"boxes": null}}')
+    with pytest.raises(LabelsError, match="'a.jpg' needs a \"cards\" list"):
+        load_labels(tmp_path)
+
+
+def test_layout_order_is_rows_of_suits_ace_to_king():
+    assert LAYOUT_ORDER[:3] == ("AS", "2S", "3S") and LAYOUT_ORDER[13] == "AH" and LAYOUT_ORDER[-1] == "KC"
+
+
+def test_shipped_head_is_recovered_and_refitting_learns_a_new_deck():
+    rng = np.random.default_rng(0)
+    dim = 16
+    weight0 = rng.normal(size=(NUM_CLASSES, dim)).astype(np.float32)
+    bias0 = rng.normal(size=NUM_CLASSES).astype(np.float32)
+    embeddings = rng.normal(size=(300, dim)).astype(np.float32)
+    weight, bias = shipped_head(embeddings, embeddings @ weight0.T + bias0)
+    assert np.allclose(weight, weight0, atol=1e-3) and np.allclose(bias, bias0, atol=1e-3)
+    # A "deck" whose classes sit at new places in embedding space.
+    centres = rng.normal(size=(NUM_CLASSES, dim))
+    classes = np.array([class_of("AS"), class_of("10H"), class_of("KC"), NONE_CLASS] * 50)
+    samples = (centres[classes] + rng.normal(scale=0.1, size=(len(classes), dim))).astype(np.float32)
+    fitted = DeckProfile("test", *fit_head(samples, classes, weight0, bias0))
+    assert (fitted.logits(samples).argmax(axis=1) == classes).mean() == 1.0

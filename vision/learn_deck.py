@@ -1,0 +1,172 @@
+"""Adapting the recognizer to a player's own deck from photos of a guided layout.
+
+The layout (say it to the player exactly like this): lay the 52 cards face up
+and upright (the corner index at each card's top left), in four rows of 13,
+not overlapping: spades in the top row, then hearts, diamonds, clubs; in each
+row A 2 3 4 5 6 7 8 9 10 J Q K from left to right. Photograph the rows from
+above. One photo may hold all four rows, or several photos may each hold one
+or more whole rows in that order (photo 1 spades and hearts, photo 2 diamonds
+and clubs).
+
+The detector finds the corner indices; the upright ones are the cards' top
+left indices, which give the grid; each card's turned-over bottom-right index
+is taken too. Patches of both, jittered like the detector's errors, are fed
+through the classifier, and its last layer is refitted on their embeddings
+(softmax regression, pulled towards the shipped layer so the joker and the
+"not an index" class keep working). That takes seconds.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from engine.cards import SUITS, Card
+from vision.decks import DeckProfile
+from vision.labels import NONE_CLASS, NUM_CLASSES, class_of
+from vision.patches import index_patch, index_patches
+from vision.recognizer import IndexCandidate, Recognizer, diagonal_partner
+
+ROW_LENGTH = 13
+LAYOUT_ORDER: tuple[str, ...] = tuple(str(Card(rank, suit)) for suit in SUITS for rank in range(1, 14))
+"""Card codes in the order the guided layout lays them out, row after row."""
+
+
+class LayoutError(ValueError):
+    """A photo does not show the guided layout."""
+
+
+@dataclass(frozen=True)
+class LabelledIndex:
+    card: str
+    candidate: IndexCandidate
+
+
+def read_layout(recognizer: Recognizer, frame: np.ndarray, first_card: int, photo: str) -> list[LabelledIndex]:
+    """Label the corner indices of one photo of whole rows, starting at ``LAYOUT_ORDER[first_card]``."""
+    candidates, _ = recognizer.detect(frame)
+    if candidates:
+        probs, _ = recognizer.classify_patches(index_patches(frame, candidates))
+        candidates = [c for c, p in zip(candidates, probs) if p[NONE_CLASS] < 0.5]
+    upright = [c for c in candidates if abs(c.angle) < math.radians(40)]
+    turned = [c for c in candidates if abs(c.angle) > math.radians(140)]
+    rows = max(1, round(len(upright) / ROW_LENGTH))
+    if len(upright) != rows * ROW_LENGTH:
+        raise LayoutError(
+            f"{photo}: found {len(upright)} upright corner indices, expected whole rows of {ROW_LENGTH}; "
+            "lay the cards upright and apart, in full rows, and photograph them from above")
+    if first_card + len(upright) > len(LAYOUT_ORDER):
+        raise LayoutError(f"{photo}: more rows than the 4 of the layout (spades, hearts, diamonds, clubs)")
+    by_y = sorted(upright, key=lambda c: c.y)
+    labelled = []
+    for row in range(rows):
+        in_row = sorted(by_y[row * ROW_LENGTH:(row + 1) * ROW_LENGTH], key=lambda c: c.x)
+        for column, candidate in enumerate(in_row):
+            card = LAYOUT_ORDER[first_card + row * ROW_LENGTH + column]
+            labelled.append(LabelledIndex(card, candidate))
+    # Each card's bottom-right index: the turned one diagonally below its top left.
+    for top in list(labelled):
+        partners = [t for t in turned if diagonal_partner(top.candidate, t)]
+        if partners:
+            nearest = min(partners, key=lambda t: math.hypot(t.x - top.candidate.x, t.y - top.candidate.y))
+            labelled.append(LabelledIndex(top.card, nearest))
+            turned.remove(nearest)
+    return labelled
+
+
+def _patches(frame: np.ndarray, labelled: list[LabelledIndex], rng: np.random.Generator, variants: int,
+             negatives: int) -> tuple[np.ndarray, np.ndarray]:
+    patches, classes = [], []
+    for item in labelled:
+        c = item.candidate
+        for v in range(variants):
+            strength = 0.0 if v == 0 else 1.0
+            shift = rng.normal(0, 0.08 * strength, 2) * c.size
+            angle = c.angle + rng.normal(0, math.radians(10) * strength)
+            size = c.size * math.exp(rng.normal(0, 0.12 * strength))
+            patches.append(index_patch(frame, (c.x + shift[0], c.y + shift[1]), angle, size))
+            classes.append(class_of(item.card))
+        patches.append(index_patch(frame, (c.x, c.y), c.angle + math.pi, c.size))
+        classes.append(NONE_CLASS)
+    sizes = [item.candidate.size for item in labelled]
+    h, w = frame.shape[:2]
+    for _ in range(negatives):
+        x, y = rng.uniform(0, w), rng.uniform(0, h)
+        size = float(rng.choice(sizes)) * math.exp(rng.normal(0, 0.3))
+        if any(math.hypot(x - i.candidate.x, y - i.candidate.y) < 0.7 * i.candidate.size for i in labelled):
+            continue
+        patches.append(index_patch(frame, (x, y), rng.uniform(-math.pi, math.pi), size))
+        classes.append(NONE_CLASS)
+    return np.stack(patches), np.asarray(classes)
+
+
+def _colour_variants(patches: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Exposure and white-balance changes, as the table's light will bring."""
+    gain = np.exp(rng.normal(0, 0.2, (len(patches), 1, 1, 1)))
+    balance = np.exp(rng.normal(0, 0.06, (len(patches), 1, 1, 3)))
+    return np.clip((patches.astype(np.float32) - 128) * gain * balance + 128, 0, 255).astype(np.uint8)
+
+
+def shipped_head(embeddings: np.ndarray, logits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The classifier's own last layer, recovered exactly from its outputs.
+
+    The ONNX model's logits are an affine function of its embedding, so a
+    least-squares fit over more samples than dimensions returns that layer;
+    this keeps the model a single file with nothing to keep in sync.
+    """
+    design = np.hstack([embeddings, np.ones((len(embeddings), 1), np.float32)]).astype(np.float64)
+    solution, *_ = np.linalg.lstsq(design, logits.astype(np.float64), rcond=None)
+    return solution[:-1].T.astype(np.float32), solution[-1].astype(np.float32)
+
+
+def fit_head(embeddings: np.ndarray, classes: np.ndarray, weight0: np.ndarray, bias0: np.ndarray,
+             steps: int = 300, pull: float = 1e-3, lr: float = 0.05) -> tuple[np.ndarray, np.ndarray]:
+    """Softmax regression from the shipped layer, with an L2 pull back towards it (Adam)."""
+    weight, bias = weight0.astype(np.float64).copy(), bias0.astype(np.float64).copy()
+    onehot = np.eye(NUM_CLASSES)[classes]
+    params = [weight, bias]
+    moments = [(np.zeros_like(p), np.zeros_like(p)) for p in params]
+    x = embeddings.astype(np.float64)
+    for step in range(1, steps + 1):
+        logits = x @ weight.T + bias
+        logits -= logits.max(axis=1, keepdims=True)
+        probs = np.exp(logits)
+        probs /= probs.sum(axis=1, keepdims=True)
+        delta = (probs - onehot) / len(x)
+        grads = [delta.T @ x + pull * (weight - weight0), delta.sum(axis=0) + pull * (bias - bias0)]
+        for p, g, (m, v) in zip(params, grads, moments):
+            m *= 0.9
+            m += 0.1 * g
+            v *= 0.999
+            v += 0.001 * g * g
+            p -= lr * (m / (1 - 0.9 ** step)) / (np.sqrt(v / (1 - 0.999 ** step)) + 1e-8)
+    return weight.astype(np.float32), bias.astype(np.float32)
+
+
+def learn_deck(recognizer: Recognizer, photos: list[tuple[str, np.ndarray]], name: str, seed: int = 0,
+               variants: int = 24, progress: Callable[[str], None] = lambda line: None) -> DeckProfile:
+    """Read the guided layout from ``photos`` (name, BGR frame) and fit a :class:`DeckProfile`."""
+    rng = np.random.default_rng(seed)
+    base = recognizer.with_deck(None)     # read the layout with the shipped classifier
+    all_patches, all_classes, first = [], [], 0
+    for photo, frame in photos:
+        labelled = read_layout(base, frame, first, photo)
+        first += sum(1 for item in labelled if abs(item.candidate.angle) < math.radians(40))
+        progress(f"{photo}: {len(labelled)} corner indices of "
+                 f"{len({item.card for item in labelled})} cards")
+        patches, classes = _patches(frame, labelled, rng, variants, negatives=40 * len(labelled) // 13)
+        all_patches.append(_colour_variants(patches, rng))
+        all_classes.append(classes)
+    if first != len(LAYOUT_ORDER):
+        raise LayoutError(f"the photos show {first} cards of the layout; all {len(LAYOUT_ORDER)} are needed "
+                          "(four rows: spades, hearts, diamonds, clubs)")
+    patches, classes = np.concatenate(all_patches), np.concatenate(all_classes)
+    tensor = patches.astype(np.float32).transpose(0, 3, 1, 2) * (1.0 / 255.0)
+    logits, embeddings = recognizer.classifier.run(None, {"patch": tensor})
+    weight0, bias0 = shipped_head(embeddings, logits)
+    progress(f"fitting the last layer on {len(classes)} patches")
+    weight, bias = fit_head(embeddings, classes, weight0, bias0)
+    return DeckProfile(name, weight, bias)

@@ -1,0 +1,334 @@
+"""Frames to card observations: corner indices found by a detector, read by a classifier.
+
+Stage 1, :class:`IndexDetector`: a tiny fully-convolutional net on the frame
+scaled to ``detect_long_side`` pixels predicts, at stride 4, a heat map of
+corner-index centres with the glyphs' orientation and size, and a heat map of
+face-down card centres with their size. Stage 2: every index candidate is cut
+upright from the FULL-resolution frame (:mod:`vision.patches`) and classified
+into 52 cards, the joker or "not an index". Readings of the same card at two
+diagonal corners are merged into one observation with both corner positions.
+
+Run time needs numpy, OpenCV and onnxruntime only.
+
+>>> rec = Recognizer()                                   # doctest: +SKIP
+>>> [o.card for o in rec.recognize(cv2.imread("table.jpg"))]   # doctest: +SKIP
+['10H', 'JS', 'BACK']
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.decks import DeckProfile
+from vision.labels import BACK_CODE, CLASS_CODES, NONE_CLASS
+from vision.observation import CardObservation
+from vision.patches import index_patches
+
+DEFAULT_MODEL_DIR = Path(__file__).resolve().parent.parent / "models"
+DETECTOR_FILE = "cards-detector.onnx"
+CLASSIFIER_FILE = "cards-classifier.onnx"
+STRIDE = 4
+RESCALE_BELOW_PX = 9.0
+RESCALE_TARGET_PX = 18.0
+
+# Where a corner index sits on a card, as fractions of the card's width and
+# height (typical of French-suited decks); used to estimate outlines.
+INDEX_OFFSET_X = 0.085
+INDEX_OFFSET_Y = 0.14
+
+
+@dataclass(frozen=True)
+class IndexCandidate:
+    """A detector peak: where an index may be, how it is turned and how tall."""
+
+    x: float
+    y: float
+    angle: float
+    size: float
+    heat: float
+
+
+@dataclass(frozen=True)
+class IndexReading:
+    """A candidate after classification."""
+
+    candidate: IndexCandidate
+    card: str
+    confidence: float
+
+
+@dataclass(frozen=True)
+class RecognizerOptions:
+    """Tuning knobs; the defaults were chosen on rendered validation scenes.
+
+    ``min_confidence`` drops readings below it from the result; it is not a
+    decision threshold for the product, which asks the player about anything
+    that is not clearly sure.
+    """
+
+    detect_long_side: int = 640
+    max_upscale: float = 2.0
+    max_long_side: int = 1600
+    index_threshold: float = 0.2
+    back_threshold: float = 0.4
+    min_confidence: float = 0.3
+    max_candidates: int = 300
+
+
+def _session(path: Path, threads: int):
+    import onnxruntime as ort
+
+    if not path.is_file():
+        raise FileNotFoundError(f"model file {path} is missing: train it with `python -m vision.train --out {path.parent}`")
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+    return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+
+
+def _softmax(logits: np.ndarray) -> np.ndarray:
+    shifted = np.exp(logits - logits.max(axis=1, keepdims=True))
+    return shifted / shifted.sum(axis=1, keepdims=True)
+
+
+def _peaks(heat: np.ndarray, threshold: float, limit: int) -> list[tuple[int, int]]:
+    """Local maxima (3x3) of a heat map above ``threshold``, strongest first."""
+    dilated = cv2.dilate(heat, np.ones((3, 3), np.uint8))
+    ys, xs = np.nonzero((heat >= dilated) & (heat >= threshold))
+    order = np.argsort(-heat[ys, xs])[:limit]
+    return [(int(ys[i]), int(xs[i])) for i in order]
+
+
+def _refine(heat: np.ndarray, y: int, x: int) -> tuple[float, float]:
+    """Sub-cell peak position: the heat-weighted centroid of the 3x3 neighbourhood."""
+    y0, y1, x0, x1 = max(0, y - 1), min(heat.shape[0], y + 2), max(0, x - 1), min(heat.shape[1], x + 2)
+    window = heat[y0:y1, x0:x1]
+    gy, gx = np.mgrid[y0:y1, x0:x1]
+    total = float(window.sum())
+    return float((window * gx).sum() / total), float((window * gy).sum() / total)
+
+
+def back_design_name(frame: np.ndarray, center: tuple[float, float], size: float) -> str:
+    """A colour name for the back of a face-down card (red, blue, green, ...).
+
+    Stable across frames and enough to tell the two decks of a game apart.
+
+    >>> img = np.zeros((50, 50, 3), np.uint8); img[:] = (200, 40, 30)   # BGR blue
+    >>> back_design_name(img, (25.0, 25.0), 40.0)
+    'blue'
+    """
+    half = max(2, int(size * 0.25))
+    x, y = int(round(center[0])), int(round(center[1]))
+    region = frame[max(0, y - half):y + half, max(0, x - half):x + half]
+    if region.size == 0:
+        return "unknown"
+    hsv = cv2.cvtColor(region, cv2.COLOR_BGR2HSV).reshape(-1, 3).astype(np.float32)
+    saturated = hsv[hsv[:, 1] > 80]
+    if len(saturated) < 0.2 * len(hsv):
+        value = float(np.median(hsv[:, 2]))
+        return "black" if value < 70 else "grey" if value < 170 else "white"
+    # Circular mean of OpenCV hue (0..180).
+    angles = saturated[:, 0] * (np.pi / 90.0)
+    hue = (math.degrees(math.atan2(np.sin(angles).mean(), np.cos(angles).mean())) % 360.0) / 2.0
+    for name, upper in (("red", 8), ("orange", 20), ("yellow", 33), ("green", 80), ("cyan", 97),
+                        ("blue", 130), ("purple", 160), ("red", 181)):
+        if hue < upper:
+            return name
+    return "red"
+
+
+class Recognizer:
+    """Loads the two ONNX models once; :meth:`recognize` is then called per frame.
+
+    ``threads`` is onnxruntime's intra-op thread count (1 on a busy Pi core).
+    ``deck`` swaps the classifier's last layer for one fitted to a player's
+    own deck by :mod:`vision.learn_deck`.
+    """
+
+    def __init__(self, model_dir: str | Path | None = None, threads: int = 1, deck: DeckProfile | None = None,
+                 options: RecognizerOptions = RecognizerOptions()) -> None:
+        directory = Path(model_dir) if model_dir is not None else DEFAULT_MODEL_DIR
+        self.detector = _session(directory / DETECTOR_FILE, threads)
+        self.classifier = _session(directory / CLASSIFIER_FILE, threads)
+        self.deck = deck
+        self.options = options
+
+    def with_deck(self, deck: DeckProfile | None) -> "Recognizer":
+        """The same loaded models with another deck's last layer (or the shipped one)."""
+        clone = copy.copy(self)
+        clone.deck = deck
+        return clone
+
+    # Stage 1 ------------------------------------------------------------------
+    def detector_scale(self, frame: np.ndarray) -> float:
+        """The first pass's scale: the frame's long side to ``detect_long_side`` pixels."""
+        return min(self.options.max_upscale, self.options.detect_long_side / max(frame.shape[:2]))
+
+    def detector_input(self, frame: np.ndarray, scale: float) -> tuple[np.ndarray, float]:
+        """The frame scaled for the detector (padded to a multiple of 16) and the exact scale used."""
+        height, width = frame.shape[:2]
+        new_w, new_h = max(16, round(width * scale)), max(16, round(height * scale))
+        resized = cv2.resize(frame, (new_w, new_h), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+        pad_h, pad_w = -new_h % 16, -new_w % 16
+        if pad_h or pad_w:
+            resized = cv2.copyMakeBorder(resized, 0, pad_h, 0, pad_w, cv2.BORDER_CONSTANT, value=(0, 0, 0))
+        return resized, new_w / width
+
+    def detect(self, frame: np.ndarray) -> tuple[list[IndexCandidate], list[IndexCandidate]]:
+        """Index candidates and face-down card candidates, in frame coordinates.
+
+        When the first pass finds only tiny indices in a large frame (a wide
+        shot of a big table), a second pass runs at the scale that makes them
+        :data:`RESCALE_TARGET_PX` tall. A back candidate's ``size`` is the
+        card's height; its angle is unused.
+        """
+        scale = self.detector_scale(frame)
+        indices, backs = self._detect_at(frame, scale)
+        sure = [c.size for c in indices if c.heat >= 0.4]
+        if sure:
+            typical = float(np.median(sure)) * scale
+            wanted = min(scale * RESCALE_TARGET_PX / typical, self.options.max_upscale,
+                         self.options.max_long_side / max(frame.shape[:2]))
+            if typical < RESCALE_BELOW_PX and wanted > 1.4 * scale:
+                indices, backs = self._detect_at(frame, wanted)
+        return indices, backs
+
+    def _detect_at(self, frame: np.ndarray, scale: float) -> tuple[list[IndexCandidate], list[IndexCandidate]]:
+        image, scale = self.detector_input(frame, scale)
+        tensor = (image.astype(np.float32) * (1.0 / 255.0)).transpose(2, 0, 1)[None]
+        maps = self.detector.run(None, {"image": tensor})[0][0]
+        opts = self.options
+        indices = []
+        for y, x in _peaks(maps[0], opts.index_threshold, opts.max_candidates):
+            cx, cy = _refine(maps[0], y, x)
+            indices.append(IndexCandidate(
+                x=(cx + 0.5) * STRIDE / scale, y=(cy + 0.5) * STRIDE / scale,
+                angle=math.atan2(float(maps[3, y, x]), float(maps[2, y, x])),
+                size=math.exp(float(maps[4, y, x])) / scale, heat=float(maps[0, y, x])))
+        backs = []
+        for y, x in _peaks(maps[1], opts.back_threshold, opts.max_candidates):
+            cx, cy = _refine(maps[1], y, x)
+            backs.append(IndexCandidate(
+                x=(cx + 0.5) * STRIDE / scale, y=(cy + 0.5) * STRIDE / scale, angle=0.0,
+                size=math.exp(float(maps[5, y, x])) / scale, heat=float(maps[1, y, x])))
+        return indices, backs
+
+    # Stage 2 ------------------------------------------------------------------
+    def classify_patches(self, patches: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Class probabilities and embeddings of a batch of (N, S, S, 3) uint8 patches."""
+        if len(patches) == 0:
+            return np.zeros((0, len(CLASS_CODES)), np.float32), np.zeros((0, 0), np.float32)
+        tensor = patches.astype(np.float32).transpose(0, 3, 1, 2) * (1.0 / 255.0)
+        logits, embedding = self.classifier.run(None, {"patch": tensor})
+        if self.deck is not None:
+            logits = self.deck.logits(embedding)
+        return _softmax(logits), embedding
+
+    def read_indices(self, frame: np.ndarray, candidates: list[IndexCandidate]) -> list[IndexReading]:
+        probs, _ = self.classify_patches(index_patches(frame, candidates))
+        readings = []
+        for candidate, p in zip(candidates, probs):
+            best = int(np.argmax(p[:NONE_CLASS]))
+            confidence = float(p[best])
+            if confidence >= self.options.min_confidence:
+                readings.append(IndexReading(candidate, CLASS_CODES[best], confidence))
+        return _suppress(readings)
+
+    # Whole frame ---------------------------------------------------------------
+    def recognize(self, frame: np.ndarray) -> list[CardObservation]:
+        """All cards seen in one BGR frame, most confident first."""
+        if not isinstance(frame, np.ndarray) or frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
+            raise ValueError("recognize expects a BGR uint8 image of shape (H, W, 3)")
+        index_candidates, back_candidates = self.detect(frame)
+        observations = merge_corners(self.read_indices(frame, index_candidates))
+        for back in back_candidates:
+            observations.append(CardObservation(
+                BACK_CODE, back.heat, ((back.x, back.y),),
+                back_design=back_design_name(frame, (back.x, back.y), back.size)))
+        return sorted(observations, key=lambda o: -o.confidence)
+
+
+def _suppress(readings: list[IndexReading]) -> list[IndexReading]:
+    """Keep the most confident of readings that lie on top of each other."""
+    kept: list[IndexReading] = []
+    for reading in sorted(readings, key=lambda r: -r.confidence):
+        c = reading.candidate
+        if all(math.hypot(c.x - k.candidate.x, c.y - k.candidate.y) > 0.45 * max(c.size, k.candidate.size)
+               for k in kept):
+            kept.append(reading)
+    return kept
+
+
+def diagonal_partner(a: IndexCandidate, b: IndexCandidate) -> bool:
+    """Could ``b`` be the index at the corner diagonally opposite ``a`` on one card?
+
+    The two indices of a card are turned by 180 degrees and, seen from ``a``'s
+    glyphs, ``b`` lies to the lower right at a card's distance.
+
+    >>> a = IndexCandidate(10, 10, 0.0, 20, 1.0)
+    >>> diagonal_partner(a, IndexCandidate(60, 80, math.pi, 20, 1.0))
+    True
+    >>> diagonal_partner(a, IndexCandidate(-40, 80, math.pi, 20, 1.0))
+    False
+    """
+    turn = abs((a.angle - b.angle + math.pi) % (2 * math.pi) - math.pi)
+    if turn < math.radians(130):
+        return False
+    dx, dy = b.x - a.x, b.y - a.y
+    c, s = math.cos(a.angle), math.sin(a.angle)
+    right, down = dx * c + dy * s, -dx * s + dy * c
+    size = (a.size + b.size) / 2
+    return right > 0.8 * size and down > 1.2 * size and 0.7 < down / right < 3.0 and math.hypot(dx, dy) < 9 * size
+
+
+def card_outline(a: IndexCandidate, b: IndexCandidate) -> tuple[tuple[float, float], ...]:
+    """Estimate the card's four corners from its two diagonal indices (``a`` upper left)."""
+    dx, dy = b.x - a.x, b.y - a.y
+    c, s = math.cos(a.angle), math.sin(a.angle)
+    right, down = dx * c + dy * s, -dx * s + dy * c
+    width, height = right / (1 - 2 * INDEX_OFFSET_X), down / (1 - 2 * INDEX_OFFSET_Y)
+    cx, cy = (a.x + b.x) / 2, (a.y + b.y) / 2
+    ux, uy = c, s             # card's right direction
+    vx, vy = -s, c            # card's down direction
+    corners = []
+    for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1)):
+        corners.append((cx + sx * width / 2 * ux + sy * height / 2 * vx, cy + sx * width / 2 * uy + sy * height / 2 * vy))
+    return tuple(corners)
+
+
+def merge_corners(readings: list[IndexReading]) -> list[CardObservation]:
+    """One observation per card: two agreeing diagonal readings become one card."""
+    remaining = sorted(readings, key=lambda r: -r.confidence)
+    observations = []
+    while remaining:
+        first = remaining.pop(0)
+        partner = None
+        for other in remaining:
+            if other.card != first.card:
+                continue
+            for upper, lower in ((first, other), (other, first)):
+                if diagonal_partner(upper.candidate, lower.candidate):
+                    partner = (upper, lower)
+                    break
+            if partner:
+                remaining.remove(other)
+                break
+        if partner is None:
+            observations.append(CardObservation(first.card, first.confidence, ((first.candidate.x, first.candidate.y),)))
+            continue
+        upper, lower = partner
+        # The readings are not independent (same deck, same light): take the
+        # better one rather than claiming more certainty than either has.
+        confidence = max(upper.confidence, lower.confidence)
+        observations.append(CardObservation(
+            first.card, confidence,
+            ((upper.candidate.x, upper.candidate.y), (lower.candidate.x, lower.candidate.y)),
+            outline=card_outline(upper.candidate, lower.candidate)))
+    return observations

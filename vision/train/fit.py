@@ -1,0 +1,123 @@
+"""Training loops and ONNX export for the detector and the classifier."""
+
+from __future__ import annotations
+
+import math
+import time
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+import torch
+from torch.nn import functional as F
+
+from vision.patches import PATCH_SIZE
+from vision.train.data import DetectorScene, detector_batch
+from vision.train.nets import IndexClassifier, IndexDetector
+
+Progress = Callable[[str], None]
+
+
+def focal_loss(logits: torch.Tensor, target: torch.Tensor, weight: torch.Tensor) -> torch.Tensor:
+    """CenterNet's penalty-reduced focal loss, normalised by the number of peaks."""
+    prob = torch.sigmoid(logits).clamp(1e-4, 1 - 1e-4)
+    positive = (target >= 0.999).float()
+    pos_loss = -torch.log(prob) * (1 - prob) ** 2 * positive
+    neg_loss = -torch.log(1 - prob) * prob ** 2 * (1 - target) ** 4 * (1 - positive)
+    return ((pos_loss + neg_loss) * weight).sum() / positive.sum().clamp(min=1.0)
+
+
+def detector_loss(raw: torch.Tensor, heat, weight, reg, mask) -> torch.Tensor:
+    loss = focal_loss(raw[:, :2], heat, weight)
+    index_mask = mask[:, :1]
+    n_index = index_mask.sum().clamp(min=1.0)
+    angle = (F.l1_loss(raw[:, 2:4], reg[:, 0:2], reduction="none") * index_mask).sum() / n_index
+    size = (F.l1_loss(raw[:, 4:5], reg[:, 2:3], reduction="none") * index_mask).sum() / n_index
+    back_mask = mask[:, 1:2]
+    back_size = (F.l1_loss(raw[:, 5:6], reg[:, 3:4], reduction="none") * back_mask).sum() / back_mask.sum().clamp(min=1.0)
+    return loss + angle + 0.5 * size + 0.2 * back_size
+
+
+def colour_jitter(images: torch.Tensor, generator: torch.Generator) -> torch.Tensor:
+    """Per-sample gain, offset and channel balance on 0..1 images (white balance, exposure)."""
+    n = images.shape[0]
+    gain = torch.exp(torch.randn(n, 1, 1, 1, generator=generator) * 0.25)
+    balance = torch.exp(torch.randn(n, 3, 1, 1, generator=generator) * 0.08)
+    offset = torch.randn(n, 1, 1, 1, generator=generator) * 0.06
+    return ((images - 0.5) * gain * balance + 0.5 + offset).clamp(0, 1)
+
+
+def cosine_lr(step: int, steps: int, peak: float, warmup: int = 100) -> float:
+    if step < warmup:
+        return peak * (step + 1) / warmup
+    return peak * 0.5 * (1 + math.cos(math.pi * (step - warmup) / max(1, steps - warmup)))
+
+
+def _optimise(model: torch.nn.Module, name: str, steps: int, peak_lr: float, weight_decay: float,
+              batch_loss: Callable[[int], torch.Tensor], progress: Progress, every: int) -> None:
+    """AdamW with warm-up and cosine decay; ``batch_loss(step)`` draws a batch and returns its loss."""
+    optimiser = torch.optim.AdamW(model.parameters(), lr=peak_lr, weight_decay=weight_decay)
+    model.train()
+    started = time.monotonic()
+    running = 0.0
+    for step in range(steps):
+        for group in optimiser.param_groups:
+            group["lr"] = cosine_lr(step, steps, peak_lr)
+        loss = batch_loss(step)
+        optimiser.zero_grad()
+        loss.backward()
+        optimiser.step()
+        running = 0.98 * running + 0.02 * loss.item() if step else loss.item()
+        if step % every == 0 or step == steps - 1:
+            elapsed = time.monotonic() - started
+            progress(f"{name} step {step + 1}/{steps} loss {running:.3f} ({elapsed:.0f} s, "
+                     f"{elapsed / (step + 1) * (steps - step - 1):.0f} s left)")
+    model.eval()
+
+
+def train_detector(scenes: list[DetectorScene], steps: int, batch: int, seed: int, progress: Progress) -> IndexDetector:
+    rng = np.random.default_rng(seed)
+    generator = torch.Generator().manual_seed(seed)
+    torch.manual_seed(seed)
+    model = IndexDetector()
+
+    def batch_loss(step: int) -> torch.Tensor:
+        images, heat, weight, reg, mask = (torch.from_numpy(a) for a in detector_batch(scenes, rng, batch))
+        return detector_loss(model.raw(colour_jitter(images, generator)), heat, weight, reg, mask)
+
+    _optimise(model, "detector", steps, 3e-3, 1e-4, batch_loss, progress, every=50)
+    return model
+
+
+def train_classifier(patches: np.ndarray, classes: np.ndarray, steps: int, batch: int, seed: int,
+                     progress: Progress) -> IndexClassifier:
+    rng = np.random.default_rng(seed)
+    generator = torch.Generator().manual_seed(seed)
+    torch.manual_seed(seed)
+    model = IndexClassifier()
+
+    def batch_loss(step: int) -> torch.Tensor:
+        chosen = rng.integers(len(patches), size=batch)
+        images = torch.from_numpy(patches[chosen]).permute(0, 3, 1, 2).float() * (1.0 / 255.0)
+        images = colour_jitter(images, generator)
+        if step % 3 == 0:     # blur as a camera out of focus adds it
+            images = F.avg_pool2d(images, 3, stride=1, padding=1, count_include_pad=False)
+        images = (images + torch.randn(images.shape, generator=generator) * 0.03).clamp(0, 1)
+        logits, _ = model(images)
+        return F.cross_entropy(logits, torch.from_numpy(classes[chosen]), label_smoothing=0.05)
+
+    _optimise(model, "classifier", steps, 3e-3, 5e-4, batch_loss, progress, every=100)
+    return model
+
+
+def export_detector(model: IndexDetector, path: Path) -> None:
+    torch.onnx.export(model, torch.zeros(1, 3, 256, 256), str(path), input_names=["image"], output_names=["maps"],
+                      dynamic_axes={"image": {0: "n", 2: "height", 3: "width"}, "maps": {0: "n", 2: "h4", 3: "w4"}},
+                      opset_version=17, external_data=False, dynamo=False)
+
+
+def export_classifier(model: IndexClassifier, path: Path) -> None:
+    torch.onnx.export(model, torch.zeros(1, 3, PATCH_SIZE, PATCH_SIZE), str(path), input_names=["patch"],
+                      output_names=["logits", "embedding"],
+                      dynamic_axes={"patch": {0: "n"}, "logits": {0: "n"}, "embedding": {0: "n"}},
+                      opset_version=17, external_data=False, dynamo=False)

@@ -1,0 +1,46 @@
+"""Rendered photos of the guided layout of :mod:`vision.learn_deck`, for testing deck learning.
+
+Four rows of 13 upright cards (spades, hearts, diamonds, clubs; A..K) of one
+design on a random table, each card slightly turned and shifted as a person
+lays them, photographed with the synth package's camera effects.
+"""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+from vision.learn_deck import LAYOUT_ORDER, ROW_LENGTH
+
+
+def render_layout(design: str, rng: np.random.Generator, rows: int = 4, first_row: int = 0,
+                  width: int = 1920, effects: float = 0.6) -> np.ndarray:
+    """A BGR photo of ``rows`` rows of the layout starting at row ``first_row``."""
+    from vision.synth.backgrounds import random_table
+    from vision.synth.decks import load_deck
+    from vision.synth.effects import photograph
+
+    deck = load_deck(design)
+    face_w, face_h = deck.card_size
+    pitch = width / (ROW_LENGTH + 0.6)
+    scale = pitch / (face_w * 1.12)
+    card_h = face_h * scale
+    height = int(round(card_h * 1.15 * rows + card_h * 0.4))
+    image = random_table(rng, width, height).astype(np.float32)
+    for row in range(rows):
+        for column in range(ROW_LENGTH):
+            code = LAYOUT_ORDER[(first_row + row) * ROW_LENGTH + column]
+            face = deck.faces[code].image
+            cx = pitch * (column + 0.8) + rng.normal(0, 0.03) * pitch
+            cy = card_h * (0.7 + 1.15 * row) + rng.normal(0, 0.03) * card_h
+            turn = math.radians(rng.normal(0, 3))
+            c, s = math.cos(turn) * scale, math.sin(turn) * scale
+            matrix = np.array([[c, -s, 0.0], [s, c, 0.0]])
+            matrix[:, 2] = np.array([cx, cy]) - matrix[:, :2] @ np.array([face_w / 2, face_h / 2])
+            warped = cv2.warpAffine(face, matrix, (width, height), flags=cv2.INTER_AREA,
+                                    borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))
+            alpha = warped[:, :, 3:4].astype(np.float32) / 255
+            image += alpha * (warped[:, :, :3].astype(np.float32) - image)
+    return photograph(rng, image, effects)
