@@ -1,4 +1,6 @@
-# The two commands of the README: `make run` (set up, start the demo) and `make test`.
+# The two commands of the README: `make run` (set up, start the dashboard) and `make test`.
+# The virtualenv gets the test and training extras (torch, CPU build) so that the recognizer's
+# training code is tested too; the installed product needs neither.
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
@@ -8,7 +10,7 @@ BIN := $(VENV)/bin
 $(BIN)/rummyref: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[test]'
+	$(BIN)/pip install -q -e '.[test,train]'
 	touch $@
 
 setup: $(BIN)/rummyref
