@@ -1,24 +1,30 @@
 # The two commands of the README: `make run` (set up, start the dashboard) and `make test`.
-# The virtualenv gets the test and training extras (torch, CPU build) so that the recognizer's
-# training code is tested too; the installed product needs neither.
+# `make run` installs the product alone; `make test` adds the test and training extras (torch,
+# CPU build) so that the recognizer's training code is tested too.
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
 .PHONY: setup run test bench
 
-$(BIN)/rummyref: pyproject.toml
+$(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install -q -e .
+	touch $@
+
+$(VENV)/.installed-test: pyproject.toml $(VENV)/.installed
 	$(BIN)/pip install -q -e '.[test,train]'
 	touch $@
 
-setup: $(BIN)/rummyref
+setup: $(VENV)/.installed
 
 run: setup
 	$(BIN)/rummyref dashboard
 
-test: setup
+test: $(VENV)/.installed-test
 	$(BIN)/python -m pytest -q engine vision hardware rummyref webui tests
 
 bench: setup
