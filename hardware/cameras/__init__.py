@@ -1,8 +1,8 @@
-"""Camera sources behind one interface, chosen by a URL-like ``--camera`` string.
+"""Camera sources behind one interface, chosen by a URL-like ``--camera`` string::
 
->>> from hardware.cameras import open_camera
->>> camera = open_camera("usb:0?size=640x480&fps=30")  # doctest: +SKIP
->>> frame = camera.read()  # BGR numpy array  # doctest: +SKIP
+    from hardware.cameras import open_camera
+    camera = open_camera("usb:0?size=640x480&fps=30")
+    frame = camera.read()  # BGR numpy array
 
 The forms (see :data:`ACCEPTED_FORMS`): ``picamera2:0``, ``usb:0``,
 ``http://...``/``https://...`` (MJPEG), ``rtsp://...``, ``file:game.mp4``,
