@@ -36,10 +36,11 @@ def scene_truth(scene) -> SceneTruth:
 def score_scene(predicted: list[str], truth: SceneTruth) -> ImageScore:
     """Precision against the present cards, recall against the expected ones.
 
-    >>> score_scene(["AS", "2S", "9H"], SceneTruth({"AS", "KD"}, {"AS", "KD", "2S"}))
-    ImageScore(true_positives=1, predicted=3, expected=2)
-    >>> _.precision, _.recall
-    (0.6666666666666666, 0.5)
+    >>> score = score_scene(["AS", "2S", "9H"], SceneTruth({"AS", "KD"}, {"AS", "KD", "2S"}))
+    >>> score
+    ImageScore(true_positives=1, predicted=2, expected=2)
+    >>> score.precision, score.recall
+    (0.5, 0.5)
     """
     got = set(predicted)
     # Precision counts predictions that are right; recall counts expected cards found.
