@@ -43,13 +43,13 @@ def main() -> int:
 
     from vision.recognizer import CLASSIFIER_FILE, DEFAULT_MODEL_DIR, DETECTOR_FILE, Recognizer
     from vision.train.data import render_scenes
-    from vision.synth.decks import HELDOUT_DESIGNS
 
     recognizer = Recognizer(threads=args.threads)
     for name in (DETECTOR_FILE, CLASSIFIER_FILE):
         print(f"{name}: {(DEFAULT_MODEL_DIR / name).stat().st_size / 1e6:.2f} MB")
     for width, height in ((1280, 720), (1920, 1080)):
-        scene = next(iter(render_scenes(7, 1, HELDOUT_DESIGNS, width=width, height=height, cards=30)))
+        scene = next(render_scenes(7, 1, "heldout", kinds=False, width=width, height=height, cards=(30, 30),
+                                   card_height=(height * 0.17, height * 0.21), overlap=0.8))
         frame = scene.image
         recognizer.recognize(frame)                  # warm up
         observations = recognizer.recognize(frame)

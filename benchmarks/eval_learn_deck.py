@@ -1,4 +1,4 @@
-"""Deck learning on a held-out design: learn from one rendered guided-layout photo,
+"""Deck learning on a held-out design: learn from two rendered guided-layout photos (two rows each),
 then score rendered table scenes of that design with and without the learned deck.
 
     python benchmarks/eval_learn_deck.py [--design gnome/guyenne-classic] [--scenes 40]
@@ -34,9 +34,12 @@ def main() -> int:
     if args.design not in HELDOUT_DESIGNS:
         print(f"note: {args.design} is not a held-out design ({', '.join(HELDOUT_DESIGNS)})")
     recognizer = Recognizer(threads=1)
-    photo = render_layout(args.design, np.random.default_rng(args.seed))
+    rng = np.random.default_rng(args.seed)
+    # Two photos of two rows each (spades+hearts, diamonds+clubs), as the player would take them.
+    photos = [(f"rows {first + 1}-{first + 2}", render_layout(args.design, rng, rows=2, first_row=first))
+              for first in (0, 2)]
     started = time.perf_counter()
-    profile = learn_deck(recognizer, [("layout", photo)], "bench", progress=print)
+    profile = learn_deck(recognizer, photos, "bench", progress=print)
     print(f"learned in {time.perf_counter() - started:.1f} s")
     scenes = list(render_scenes(args.seed + 1, args.scenes, (args.design,), kinds=False, procedural=0.0,
                                 overlap=args.overlap))

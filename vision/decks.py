@@ -1,7 +1,7 @@
 """Per-deck adaptation: a classifier last layer fitted to one player's deck.
 
 A :class:`DeckProfile` replaces the classifier's final linear layer (over the
-unit-length embedding the ONNX model also returns). Profiles are small ``.npz``
+pooled-feature embedding the ONNX model also returns). Profiles are small ``.npz``
 files in ``<data dir>/decks/NAME.npz``; the data dir is ``$RUMMYREF_DATA`` or
 ``~/.local/share/rummyref``.
 

@@ -48,23 +48,27 @@ class LabelledIndex:
 def read_layout(recognizer: Recognizer, frame: np.ndarray, first_card: int, photo: str) -> list[LabelledIndex]:
     """Label the corner indices of one photo of whole rows, starting at ``LAYOUT_ORDER[first_card]``."""
     candidates, _ = recognizer.detect(frame)
+    score: dict[int, float] = {}
     if candidates:
         probs, _ = recognizer.classify_patches(index_patches(frame, candidates))
-        candidates = [c for c, p in zip(candidates, probs) if p[NONE_CLASS] < 0.5]
-    upright = [c for c in candidates if abs(c.angle) < math.radians(40)]
+        score = {id(c): c.heat * (1.0 - float(p[NONE_CLASS])) for c, p in zip(candidates, probs)}
+        candidates = [c for c in candidates if score[id(c)] > 0.1]
+    upright = sorted((c for c in candidates if abs(c.angle) < math.radians(40)), key=lambda c: c.y)
     turned = [c for c in candidates if abs(c.angle) > math.radians(140)]
     rows = max(1, round(len(upright) / ROW_LENGTH))
-    if len(upright) != rows * ROW_LENGTH:
+    # Rows are split at the largest vertical gaps; a row keeps its 13 most index-like readings.
+    gaps = sorted(range(1, len(upright)), key=lambda i: upright[i].y - upright[i - 1].y)[-(rows - 1):] if rows > 1 else []
+    bounds = [0, *sorted(gaps), len(upright)]
+    grid = [sorted(upright[a:b], key=lambda c: -score[id(c)])[:ROW_LENGTH] for a, b in zip(bounds, bounds[1:])]
+    if any(len(row) < ROW_LENGTH for row in grid) or not upright:
         raise LayoutError(
-            f"{photo}: found {len(upright)} upright corner indices, expected whole rows of {ROW_LENGTH}; "
-            "lay the cards upright and apart, in full rows, and photograph them from above")
-    if first_card + len(upright) > len(LAYOUT_ORDER):
+            f"{photo}: found {len(upright)} upright corner indices in {rows} row(s), expected whole rows of "
+            f"{ROW_LENGTH}; lay the cards upright and apart, in full rows, and photograph them from above")
+    if first_card + rows * ROW_LENGTH > len(LAYOUT_ORDER):
         raise LayoutError(f"{photo}: more rows than the 4 of the layout (spades, hearts, diamonds, clubs)")
-    by_y = sorted(upright, key=lambda c: c.y)
     labelled = []
-    for row in range(rows):
-        in_row = sorted(by_y[row * ROW_LENGTH:(row + 1) * ROW_LENGTH], key=lambda c: c.x)
-        for column, candidate in enumerate(in_row):
+    for row, members in enumerate(grid):
+        for column, candidate in enumerate(sorted(members, key=lambda c: c.x)):
             card = LAYOUT_ORDER[first_card + row * ROW_LENGTH + column]
             labelled.append(LabelledIndex(card, candidate))
     # Each card's bottom-right index: the turned one diagonally below its top left.

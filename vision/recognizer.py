@@ -8,11 +8,10 @@ upright from the FULL-resolution frame (:mod:`vision.patches`) and classified
 into 52 cards, the joker or "not an index". Readings of the same card at two
 diagonal corners are merged into one observation with both corner positions.
 
-Run time needs numpy, OpenCV and onnxruntime only.
+Run time needs numpy, OpenCV and onnxruntime only::
 
->>> rec = Recognizer()                                   # doctest: +SKIP
->>> [o.card for o in rec.recognize(cv2.imread("table.jpg"))]   # doctest: +SKIP
-['10H', 'JS', 'BACK']
+    rec = Recognizer()
+    [o.card for o in rec.recognize(cv2.imread("table.jpg"))]   # e.g. ['10H', 'JS', 'BACK']
 """
 
 from __future__ import annotations

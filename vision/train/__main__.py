@@ -21,9 +21,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--out", type=Path, default=Path("models"), help="where the ONNX files go (default models/)")
     parser.add_argument("--seed", type=int, default=1, help="seed for data and training (default 1)")
     parser.add_argument("--scenes", type=int, default=1000, help="training scenes to render (default 1000)")
-    parser.add_argument("--detector-steps", type=int, default=1600, help="detector training steps of 16 crops (default 1600)")
-    parser.add_argument("--classifier-steps", type=int, default=1600, help="classifier training steps of 128 patches (default 1600)")
-    parser.add_argument("--eval-scenes", type=int, default=40, help="validation scenes per design group (default 40)")
+    parser.add_argument("--detector-steps", type=int, default=2500, help="detector training steps of 16 crops (default 2500)")
+    parser.add_argument("--classifier-steps", type=int, default=5000, help="classifier training steps of 128 patches (default 5000)")
+    parser.add_argument("--eval-scenes", type=int, default=30, help="validation scenes per design group (default 30)")
     parser.add_argument("--threads", type=int, default=2, help="torch threads (default 2)")
     return parser.parse_args(argv)
 
@@ -37,7 +37,7 @@ def main(argv: list[str] | None = None) -> int:
     from vision.train.data import classifier_samples, render_scenes, scale_for_detector, scene_labels
     from vision.train.fit import export_classifier, export_detector, train_classifier, train_detector
     from vision.train.synth_eval import evaluate
-    from vision.synth.decks import HELDOUT_DESIGNS, TRAIN_DESIGNS
+    from vision.synth.decks import HELDOUT_DESIGNS, TRAIN_DESIGNS, load_deck
 
     torch.set_num_threads(args.threads)
     started = time.monotonic()
@@ -46,6 +46,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"[{time.monotonic() - started:6.0f} s] {line}", flush=True)
 
     args.out.mkdir(parents=True, exist_ok=True)
+    for number, design in enumerate(TRAIN_DESIGNS + HELDOUT_DESIGNS, 1):
+        load_deck(design)     # renders the SVG deck into the cache the first time (seconds per deck)
+        progress(f"deck {number}/{len(TRAIN_DESIGNS) + len(HELDOUT_DESIGNS)} ready: {design}")
     rng = np.random.default_rng(args.seed)
     detector_scenes, patch_chunks, class_chunks = [], [], []
     for number, scene in enumerate(render_scenes(args.seed, args.scenes, TRAIN_DESIGNS), 1):

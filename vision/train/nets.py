@@ -7,8 +7,8 @@ the network so the exported ONNX graph returns them directly), the size
 channels are log of pixels in the network's input frame.
 
 Classifier: an upright patch (N, 3, 40, 40) to ``logits`` (N, classes) and a
-unit-length ``embedding`` (N, EMBED_DIM) that deck adaptation fits its own last
-layer on.
+``embedding`` (N, EMBED_DIM), the pooled features the last layer reads and
+that deck adaptation fits its own last layer on.
 """
 
 from __future__ import annotations
@@ -75,11 +75,9 @@ class IndexClassifier(nn.Module):
         )
         self.dropout = nn.Dropout(0.2)
         self.fc = nn.Linear(w4, num_classes)
-        self.scale = nn.Parameter(torch.tensor(10.0))
-
-    def embed(self, x: torch.Tensor) -> torch.Tensor:
-        return F.normalize(self.features(x).mean(dim=(2, 3)), dim=1)
 
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        embedding = self.embed(x)
-        return self.fc(self.dropout(embedding) * self.scale), embedding
+        # The logits are a plain affine function of the embedding, so deck
+        # adaptation can refit exactly this layer (vision.learn_deck).
+        embedding = self.features(x).mean(dim=(2, 3))
+        return self.fc(self.dropout(embedding)), embedding

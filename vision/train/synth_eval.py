@@ -36,9 +36,10 @@ def scene_truth(scene) -> SceneTruth:
 def score_scene(predicted: list[str], truth: SceneTruth) -> ImageScore:
     """Precision against the present cards, recall against the expected ones.
 
-    >>> score_scene(["AS", "2S", "9H"], SceneTruth({"AS", "KD"}, {"AS", "KD", "2S"}))
+    >>> score = score_scene(["AS", "2S", "9H"], SceneTruth({"AS", "KD"}, {"AS", "KD", "2S"}))
+    >>> score
     ImageScore(true_positives=1, predicted=2, expected=2)
-    >>> _.precision, _.recall
+    >>> score.precision, score.recall
     (0.5, 0.5)
     """
     got = set(predicted)
