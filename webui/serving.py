@@ -7,6 +7,7 @@ True
 from __future__ import annotations
 
 import socket
+import threading
 from typing import Any
 
 import segno
@@ -63,3 +64,17 @@ def make_server(app: Flask, host: str = "127.0.0.1", port: int = 0, threads: int
     from waitress.server import create_server
 
     return create_server(app, host=host, port=port, threads=threads)
+
+
+def stop_server(server, thread: threading.Thread, timeout: float = 5.0) -> None:
+    """Stop a server from :func:`make_server` whose ``run()`` loop is in ``thread``.
+
+    The sockets are closed by the server's own loop (through its trigger), so the loop
+    ends on an empty socket map instead of failing in ``select()`` on a descriptor
+    another thread closed under it.
+    """
+    from waitress import wasyncore
+
+    server.trigger.pull_trigger(lambda: wasyncore.close_all(server._map))
+    thread.join(timeout)
+    server.task_dispatcher.shutdown()

@@ -9,6 +9,7 @@ import pytest
 
 from tests.webui.support import CHROMIUM, CHROMIUM_ARGS, PHONE, PIN, TABLET, FakeClock
 from webui import create_app, make_server
+from webui.serving import stop_server
 
 
 @pytest.fixture
@@ -34,8 +35,7 @@ def server(app):
     thread = threading.Thread(target=httpd.run, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{httpd.effective_port}"
-    httpd.close()
-    thread.join(timeout=5)
+    stop_server(httpd, thread)
 
 
 @pytest.fixture(scope="session")
