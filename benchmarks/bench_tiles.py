@@ -7,7 +7,7 @@ hard case: the search must be exhausted), and uniformly random multisets. For ea
 median and the slowest tables are printed with their tiles, so the worst cases can be rerun.
 
 Then the adversarial tables: the slowest ones found so far by hill-climbing (kept in
-``ADVERSARIAL``; the hard ones need one joker more than the table has, so every arrangement
+``tests/data/adversarial_tiles.txt``; the hard ones need one joker more than the table has, so every arrangement
 of the lower numbers is tried), and a fresh seeded hill-climb (``--climb`` seconds): from a
 random multiset, add, remove or swap one tile or change the jokers, keeping the change when
 the table gets slower. Times are CPU times of cold runs (caches cleared), the best of
@@ -33,39 +33,8 @@ from engine.wildmelds import clear_caches  # noqa: E402
 
 COLOURS = "YGBR"
 BOX = [Tile(c, n) for c in COLOURS for n in range(1, 14)] * 2
-ADVERSARIAL = [
-    ("B1 B2 B2 B3 B3 B4 B4 B5 B5 B6 B7 B7 B9 B9 B10 B11 B13 B13 G1 G1 G2 G2 G3 G3 G4 G4 G5 G6 G6 G7 G7 "
-     "G8 G8 G9 G11 G12 G13 G13 R1 R1 R2 R2 R3 R4 R4 R5 R5 R6 R6 R7 R8 R8 R9 R10 R10 R12 R12 R13 Y1 Y1 "
-     "Y2 Y2 Y3 Y3 Y4 Y4 Y5 Y5 Y6 Y6 Y7 Y7 Y8 Y10 Y10 Y12 Y12 JK JK JK JK"),
-    ("B1 B1 B2 B2 B3 B3 B4 B4 B5 B5 B6 B6 B7 B8 B9 B11 B11 B12 B13 G1 G1 G2 G2 G3 G3 G4 G4 G5 G5 G6 G9 "
-     "G10 G10 G11 G13 G13 R1 R1 R2 R2 R3 R3 R4 R4 R5 R6 R7 R8 R9 R10 R11 R12 R13 R13 Y1 Y2 Y2 Y3 Y4 Y4 "
-     "Y5 Y6 Y8 Y8 Y10 Y11 Y12 Y12 Y13 JK JK JK JK"),
-    ("B1 B2 B3 B4 B4 B5 B6 B7 B7 B9 B9 B10 B12 B13 B13 G1 G4 G4 G5 G5 G6 G6 G7 G7 G10 G10 G11 G12 G13 "
-     "R1 R1 R2 R2 R3 R3 R4 R4 R5 R5 R6 R6 R9 R9 R12 R13 Y1 Y1 Y2 Y2 Y3 Y3 Y4 Y4 Y5 Y5 Y6 Y6 Y7 Y7 Y8 "
-     "Y8 Y10 Y11 Y12 JK JK JK JK"),
-    ("B1 B1 B2 B3 B4 B5 B6 B7 B8 B8 B10 B10 B12 B12 B13 G1 G4 G5 G5 G6 G6 G7 G8 G8 G11 G12 G12 R4 R4 "
-     "R5 R5 R6 R6 R7 R7 R8 R12 R12 R13 R13 Y1 Y4 Y4 Y5 Y6 Y6 Y7 Y7 Y8 Y9 Y10 Y11 Y12 JK JK JK JK"),
-    ("B1 B2 B3 B4 B4 B5 B6 B7 B7 B9 B12 B13 G1 G1 G2 G2 G3 G3 G4 G5 G6 G6 G8 G8 G10 G11 G13 R1 R2 R3 "
-     "R3 R4 R4 R5 R5 R6 R6 R7 R10 R11 R12 Y1 Y2 Y3 Y3 Y4 Y4 Y5 Y5 Y6 Y9 Y9 Y10 Y11 Y12 Y13 JK JK JK JK"),
-    ("B1 B1 B2 B2 B3 B4 B4 B5 B5 B6 B6 B7 B8 B8 B9 B9 B10 B11 B12 B12 B13 B13 G1 G2 G3 G3 G4 G4 G5 G5 "
-     "G6 G6 G7 G7 G8 G8 G9 G10 G11 G11 G12 R1 R1 R2 R2 R3 R4 R5 R6 R6 R7 R8 R10 R10 R11 R11 R13 Y1 Y2 "
-     "Y2 Y3 Y4 Y4 Y5 Y5 Y6 Y6 Y7 Y8 Y8 Y9 Y9 Y10 Y10 Y12 Y12 Y13 JK JK JK"),
-    ("B1 B1 B2 B3 B3 B4 B5 B6 B8 B9 B9 B11 B12 B12 B13 G1 G2 G2 G3 G4 G4 G5 G5 G6 G6 G7 G7 G8 G8 G9 G9 "
-     "G10 G10 G13 R1 R1 R2 R2 R3 R4 R5 R6 R7 R7 R8 R9 R10 R11 R11 R12 R12 Y1 Y1 Y2 Y3 Y3 Y4 Y4 Y5 Y5 "
-     "Y6 Y6 Y7 Y8 Y8 Y10 Y11 Y11 Y12 Y13 Y13 JK JK JK JK"),
-    ("B1 B1 B2 B2 B3 B4 B4 B5 B6 B7 B7 B8 B8 B9 B9 B11 B11 B12 B13 G1 G1 G2 G2 G4 G5 G6 G7 G10 G11 G11 "
-     "G12 G12 R1 R2 R2 R3 R4 R4 R5 R5 R6 R7 R7 R8 R8 R9 R9 R10 R10 R11 R11 R12 R13 R13 Y1 Y2 Y2 Y3 Y3 "
-     "Y4 Y5 Y5 Y6 Y7 Y7 Y8 Y8 Y9 Y9 Y10 Y11 JK JK JK"),
-    ("B1 B2 B2 B3 B3 B4 B5 B5 B6 B7 B8 B9 B12 B12 B13 G1 G1 G2 G2 G3 G3 G4 G5 G6 G6 G8 G8 G10 G11 G12 "
-     "G13 R1 R1 R2 R2 R3 R4 R5 R5 R6 R6 R7 R9 R9 R11 R13 R13 Y1 Y1 Y2 Y2 Y3 Y3 Y4 Y5 Y7 Y8 Y9 Y10 Y10 "
-     "Y11 Y12 Y12 Y13 JK JK JK JK"),
-    ("B3 B4 B4 B5 B5 B6 B7 B7 B8 B8 B10 B10 G2 G3 G3 G4 G4 G5 G5 G6 G6 G7 G8 G8 G9 G9 G10 G11 G12 G12 "
-     "G13 R1 R1 R2 R3 R3 R4 R5 R6 R6 R7 R8 R9 R9 R10 R11 R11 R12 R13 R13 Y1 Y3 Y4 Y4 Y5 Y6 Y7 Y7 Y8 Y8 "
-     "Y9 Y10 Y10 Y11 Y12 Y13 Y13 JK JK JK JK"),
-    ("B1 B2 B2 B3 B3 B4 B4 B5 B5 B6 B6 B7 B7 B8 B9 B9 B10 B11 B13 B13 G1 G2 G3 G3 G4 G5 G5 G6 G6 G7 G8 "
-     "G8 G9 G10 G11 G12 G12 G13 G13 R2 R3 R3 R4 R5 R6 R7 R8 R8 R9 R9 R10 R11 R11 R12 R13 Y1 Y2 Y3 Y5 "
-     "Y6 Y7 Y9 Y10 Y10 Y11 Y12 JK JK JK"),
-]
+ADVERSARIAL_FILE = Path(__file__).resolve().parents[1] / "tests" / "data" / "adversarial_tiles.txt"
+ADVERSARIAL = [line for line in ADVERSARIAL_FILE.read_text().splitlines() if line and not line.startswith("#")]
 """The slowest tables found by hill-climbs like ``--climb`` (300 s each, against the solver of the
 time: the first two against an earlier version of the bounded search, the rest against the
 search without bounds); all invalid, each lacking one or two jokers."""

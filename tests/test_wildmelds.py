@@ -1,6 +1,5 @@
 """The two-deck/joker meld solver against its brute force (property tests) and the joker rule."""
 
-import sys
 from collections import Counter
 from pathlib import Path
 
@@ -15,8 +14,8 @@ from engine.wildmelds import (
     WildMeld, WildMeldError, WildSolver, reference_arrangements, reference_min_deadwood, tile_pieces,
 )
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
-from bench_tiles import ADVERSARIAL  # noqa: E402
+ADVERSARIAL_FILE = Path(__file__).resolve().parent / "data" / "adversarial_tiles.txt"
+ADVERSARIAL = [line for line in ADVERSARIAL_FILE.read_text().splitlines() if line and not line.startswith("#")]
 
 TILE_RULES = MeldRules(rank_values=tuple(range(1, 14)), decks=2, jokers=4, joker_value=25)
 TILES = tile_pieces(RAVENSBURGER)

@@ -13,6 +13,7 @@ table showed into a stored hand result (by asking the engine). The templates dra
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
@@ -139,7 +140,7 @@ class Picker:
     jokers: int = 0
 
 
-class GameForm:
+class GameForm(ABC):
     """The adapter for one game form; subclasses fill in the engine calls."""
 
     game = ""
@@ -157,17 +158,18 @@ class GameForm:
     """The most pieces the stock can hold: one deck, two decks and jokers, or 106 tiles."""
     pieces_hint = "10 cards each after the knocker's discard (11 for big gin)"
 
+    @abstractmethod
     def normalize(self, players: Sequence[str], preset: str, options: Mapping[str, Any],
                   first_dealer: str | None) -> tuple[str, dict[str, Any], str]:
         """Check the rule options; return (preset, options, first dealer) as stored."""
-        raise NotImplementedError
 
+    @abstractmethod
     def standing(self, setup: Setup, actions: Sequence[Action]) -> Standing:
-        raise NotImplementedError
+        """The match as it stands after ``actions``, replayed through the engine."""
 
+    @abstractmethod
     def settle(self, setup: Setup, before: Standing, form: Mapping[str, Any]) -> dict[str, Any]:
         """A hand result from the cards (``form["hands"]``: player -> codes), settled by the engine."""
-        raise NotImplementedError
 
     def scorers(self, setup: Setup, before: Standing) -> tuple[Table, ...]:
         """The tables whose cards the scoring form asks for."""
@@ -198,8 +200,9 @@ class GameForm:
                 raise HandRejected(str(exc), "hands") from None
         return hands
 
+    @abstractmethod
     def picker(self, setup: Setup) -> Picker:
-        raise NotImplementedError
+        """The pieces the scoring form offers to tap."""
 
     def summary(self, setup: Setup) -> str:
         """One line of rules under the scoreboard."""
