@@ -469,6 +469,8 @@ class GinTracker:
                 events += self._discard(seen_top.code, frame_id)
             elif len(self.pile) >= 1 and seen_top_code == (self.pile[-2] if len(self.pile) >= 2 else None):
                 events += self._pickup(frame_id)
+            elif seen_top_code is None:
+                return events  # the pile reads empty, but more than one card lies there: wait for a reading
             else:
                 card = pile[seen_top_code]
                 return self._ask(self.discard_zone, card, frame_id,
