@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 
 from engine.match import new_match
-from engine.simulate import Placed, SimulatedHand, simulate_hand
+from engine.simulate import Pace, Placed, SimulatedHand, simulate_hand
 from engine.tracker import BACK
 from engine.zones import CARD_HEIGHT_CM, CARD_WIDTH_CM, ZoneMap, default_zones
 
@@ -176,14 +176,15 @@ def render_hand(hand: SimulatedHand, renderer: GameRenderer, write: Callable[[np
 
 
 def simulate_match(seed: int, hands: int, players: tuple[str, str] = ("Ann", "Ben"),
-                   zones: ZoneMap | None = None, first_dealer: str | None = None) -> list[SimulatedHand]:
-    """``hands`` simulated hands from ``seed``, each dealt by whom the match rules say (the loser deals)."""
+                   zones: ZoneMap | None = None, first_dealer: str | None = None, pace: Pace = Pace()) -> list[SimulatedHand]:
+    """``hands`` simulated hands from ``seed``, each dealt by whom the match rules say (the loser deals);
+    ``pace`` sets how many frames an action takes."""
     match = new_match(players, first_dealer or players[1])
     played = []
     for number in range(hands):
         if match.finished:
             break
-        hand = simulate_hand(seed + number, zones=zones, players=players, dealer=match.next_dealer)
+        hand = simulate_hand(seed + number, zones=zones, players=players, dealer=match.next_dealer, pace=pace)
         match = match.record(hand.result)
         played.append(hand)
     return played
@@ -206,7 +207,7 @@ def hand_truth(hand: SimulatedHand, first_frame: int) -> dict:
 
 def write_game(out: Path, seed: int, hands: int, width: int = 1280, height: int = 720,
                players: tuple[str, str] = ("Ann", "Ben"), max_frames: int | None = None,
-               progress: Callable[[str], None] = lambda text: None) -> dict:
+               progress: Callable[[str], None] = lambda text: None, pace: Pace = Pace()) -> dict:
     """Render ``hands`` hands into ``out`` (``f000001.jpg``...) with ``game.json`` (setup) and
     ``truth.json`` (ground truth); returns the truth. ``max_frames`` cuts the game short (tests)."""
     out.mkdir(parents=True, exist_ok=True)
@@ -228,7 +229,7 @@ def write_game(out: Path, seed: int, hands: int, width: int = 1280, height: int 
 
     truth = {"seed": seed, "players": list(players), "first_dealer": players[1], "design": renderer.deck.design,
              "size": [width, height], "table_cm": [zones.width, zones.height], "hands": []}
-    for number, hand in enumerate(simulate_match(seed, hands, players, zones), start=1):
+    for number, hand in enumerate(simulate_match(seed, hands, players, zones, pace=pace), start=1):
         first = count + 1
         try:
             render_hand(hand, renderer, write)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import signal
 import sys
 import threading
 from pathlib import Path
@@ -88,11 +87,8 @@ def run(args: argparse.Namespace) -> int:
 
     from hardware.cameras import CameraUrlError, parse_camera_url
     from hardware.gpio import GpioConfig, open_gpio
-    from rummyref.pipeline import Pipeline, PipelineConfig
-    from webui import create_app, make_server
-    from webui.events import InvalidInput, create_match
-    from webui.serving import banner, lan_url
-    from webui.store import EventStore, StoreError
+    from rummyref.pipeline import PipelineConfig
+    from rummyref.table import TableError, open_table
 
     try:
         parse_camera_url(args.camera)
@@ -100,57 +96,36 @@ def run(args: argparse.Namespace) -> int:
     except (CameraUrlError, ValueError) as error:
         print(f"rummyref run: {error}", file=sys.stderr)
         return 2
-    config = {"DATABASE": str(args.data / "record.sqlite3")}
-    if args.pin:
-        config["PIN"] = args.pin
     try:
-        app = create_app(config)
-        store = EventStore(app.config["DATABASE"], app.config["SNAPSHOT_DIR"])
-        match = create_match(store, {"players": list(players), "first_dealer": args.dealer or players[1]}, "rummyref run")
-    except (StoreError, InvalidInput) as error:
-        print(f"rummyref run: cannot start the match record: {error}", file=sys.stderr)
+        table = open_table(args.data, args.pin, players, args.dealer or players[1], "rummyref run")
+    except TableError as error:
+        print(f"rummyref run: {error}", file=sys.stderr)
         return 1
     if corners is None:
         print("table geometry: from the four corner markers (print them with `rummyref markers`)", flush=True)
     else:
         print("WARNING: table corners set by hand; without markers a bumped camera cannot be noticed", flush=True)
 
-    notifier = app.extensions["rummyref.notifier"]
     pipeline_config = PipelineConfig(camera=args.camera, players=players, first_dealer=args.dealer or players[1],
                                      table_cm=table_cm, corners=corners, threads=args.threads,
                                      frame_size=(int(frame_w), int(frame_h)))
     print(f"loading the recognizer ({args.threads} thread{'s' if args.threads > 1 else ''})...", flush=True)
-    pipeline = Pipeline(pipeline_config, lambda: EventStore(app.config["DATABASE"], app.config["SNAPSHOT_DIR"]),
-                        match.match_id, notify=notifier.notify,
-                        on_events=lambda events: print("\n".join(e.describe() for e in events), flush=True),
-                        on_camera=lambda status: (print(f"camera {status}", flush=True), panel.show_camera_state(status.state)))
+    pipeline = table.pipeline(pipeline_config, on_camera=lambda status: panel.show_camera_state(status.state))
     panel = open_gpio(gpio_config, on_knock=lambda: pipeline.press("knock"), on_undo=lambda: pipeline.press("undo"))
     if gpio_config.enabled and not panel.active:
         print(f"GPIO: {panel.reason}", flush=True)
 
-    server = make_server(app, host=args.host, port=args.port)
-    url = lan_url(args.host, server.effective_port)
-    app.config["PUBLIC_URL"] = app.config.get("PUBLIC_URL") or url
-    print(banner(app, url), flush=True)
-    print(f"match {match.match_id}: {players[0]} vs {players[1]}, camera {args.camera}", flush=True)
+    def start() -> None:
+        print(f"match {table.match_id}: {players[0]} vs {players[1]}, camera {args.camera}", flush=True)
+        pipeline.start()
+        threading.Thread(target=_report_end, args=(pipeline,), daemon=True, name="pipeline-end").start()
 
-    def interrupt(signum, frame):  # SIGTERM from systemd ends the server loop like Ctrl-C
-        raise KeyboardInterrupt
-
-    previous = signal.signal(signal.SIGTERM, interrupt)
-    pipeline.start()
-    threading.Thread(target=_report_end, args=(pipeline,), daemon=True, name="pipeline-end").start()
-    try:
-        server.run()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        signal.signal(signal.SIGTERM, previous)
+    def stop() -> None:
         print("stopping: camera, pipeline, dashboard...", flush=True)
         pipeline.stop()
         panel.close()
-        server.close()
-        store.close()
+
+    table.serve(args.host, args.port, start, stop)
     print(f"stopped after {pipeline.stats.frames} frames and {pipeline.stats.events} events; the record is in {args.data}",
           flush=True)
     return 0

@@ -1,0 +1,93 @@
+"""The dashboard and one new match on a record, served while a pipeline reads the table into it.
+
+Shared by ``rummyref run`` (a camera) and ``rummyref demo`` (a rendered game): the record is
+opened and the match started before anything is read; :meth:`Table.serve` prints the URL, PIN
+and QR code and serves until Ctrl-C or SIGTERM, stopping the pipeline before the server.
+"""
+
+from __future__ import annotations
+
+import signal
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+
+class TableError(RuntimeError):
+    """The match record cannot be opened or the match not started in it."""
+
+
+class Table:
+    """The dashboard app on a record, one new match in it, and the pipelines that read it.
+
+    Shared by ``rummyref run`` (a camera) and ``rummyref demo`` (a rendered game).
+    """
+
+    def __init__(self, app: Any, store: Any, match_id: str) -> None:
+        self.app, self.store, self.match_id = app, store, match_id
+
+    def open_store(self) -> Any:
+        """A new connection to the record (an SQLite connection belongs to one thread)."""
+        from webui.store import EventStore
+
+        return EventStore(self.app.config["DATABASE"], self.app.config["SNAPSHOT_DIR"])
+
+    def pipeline(self, config: Any, *, on_camera: Callable[[Any], None] = lambda status: None,
+                 on_events: Callable[[list], None] = lambda events: None, **options: Any) -> Any:
+        """A :class:`~rummyref.pipeline.Pipeline` writing into this match; every event and camera state is printed."""
+        from rummyref.pipeline import Pipeline
+
+        def events(batch) -> None:
+            print("\n".join(e.describe() for e in batch), flush=True)
+            on_events(batch)
+
+        def camera(status) -> None:
+            print(f"camera {status}", flush=True)
+            on_camera(status)
+
+        return Pipeline(config, self.open_store, self.match_id, notify=self.app.extensions["rummyref.notifier"].notify,
+                        on_events=events, on_camera=camera, **options)
+
+    def serve(self, host: str, port: int, start: Callable[[], None], stop: Callable[[], None]) -> None:
+        """Serve the dashboard until Ctrl-C or SIGTERM: print the URL, PIN and QR code, call ``start()``,
+        and ``stop()`` before the server closes."""
+        from webui import make_server
+        from webui.serving import banner, lan_url
+
+        server = make_server(self.app, host=host, port=port)
+        url = lan_url(host, server.effective_port)
+        self.app.config["PUBLIC_URL"] = self.app.config.get("PUBLIC_URL") or url
+        print(banner(self.app, url), flush=True)
+
+        def interrupt(signum, frame):  # SIGTERM from systemd ends the server loop like Ctrl-C
+            raise KeyboardInterrupt
+
+        previous = signal.signal(signal.SIGTERM, interrupt)
+        try:
+            start()
+            server.run()
+        except KeyboardInterrupt:
+            pass
+        finally:
+            signal.signal(signal.SIGTERM, previous)
+            stop()
+            server.close()
+            self.store.close()
+
+
+def open_table(data: Path, pin: str | None, players: tuple[str, str], dealer: str, actor: str) -> Table:
+    """The dashboard on the record in ``data`` with a new match of ``players`` started by ``actor``."""
+    from webui import create_app
+    from webui.events import InvalidInput, create_match
+    from webui.store import EventStore, StoreError
+
+    config = {"DATABASE": str(data / "record.sqlite3")}
+    if pin:
+        config["PIN"] = pin
+    try:
+        app = create_app(config)
+        store = EventStore(app.config["DATABASE"], app.config["SNAPSHOT_DIR"])
+        match = create_match(store, {"players": list(players), "first_dealer": dealer}, actor)
+    except (StoreError, InvalidInput) as error:
+        raise TableError(f"cannot start the match record: {error}") from error
+    return Table(app, store, match.match_id)
