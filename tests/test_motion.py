@@ -58,3 +58,20 @@ def test_lighting_change_is_not_motion():
     detector.update(cloth(1))
     assert detector.update(cloth(2, brightness=1.25)).still
     assert detector.update(cloth(3, brightness=0.7)).still
+
+
+def test_skin_coloured_patches_of_laid_out_cards_are_not_a_hand():
+    # 40 court-card pictures: small skin-coloured patches, 2.8 % of the table together, none big.
+    table = cloth(0)
+    for i in range(40):
+        x, y = 20 + (i % 10) * 60, 30 + (i // 10) * 80
+        table[y:y + 16, x:x + 14 + i % 3] = SKIN
+    detector = MotionDetector()
+    detector.update(table)
+    reading = detector.update(table)
+    assert reading.still and reading.skin < 0.01
+    # The same skin share as one hand lying still is occlusion.
+    hand = cloth(0)
+    hand[100:260, 300:340] = SKIN
+    detector.update(hand)
+    assert detector.update(hand).occluded
