@@ -30,7 +30,7 @@ import numpy as np
 
 from engine.match import HandScore, MatchState, new_match
 from engine.rules import GinRules
-from engine.tracker import Event, GinTracker, Sighting, TrackerOptions
+from engine.tracker import BACK, Event, GinTracker, Sighting, TrackerOptions
 from engine.zones import ZoneMap
 from vision.observation import CardObservation
 
@@ -122,7 +122,13 @@ class HandSession:
     with the dealer the match rules name (the loser deals, the same dealer after no game).
 
     A hand that ends without a result the tracker could settle stays open (``waiting``): the
-    players record it on the dashboard, then :meth:`hand_recorded` starts the next one.
+    players record it on the dashboard, then :meth:`hand_recorded` starts the next one. A hand
+    the players record while the tracker is still following it (the camera lost track) ends it too:
+    the record, not the tracker, says which hand is being played.
+
+    After a hand, the next one is tracked from the first still frame without cards in the players'
+    areas and without a face-down card on the discard pile: until the players gather the cards, the
+    table still shows the last hand, which the new hand's tracker would read as a knock and layouts.
 
     >>> session = HandSession(("Ann", "Ben"), "Ben", options=TrackerOptions(window=1, quorum=1))
     >>> session.hand, session.tracker.dealer
@@ -137,10 +143,18 @@ class HandSession:
         self.tracker = self._next_tracker()
         self.ended: tuple[int, GinTracker] | None = None
         """The hand number and tracker of the hand that ended last."""
+        self.clearing = False  # the first hand is tracked from the first frame
+        """The last hand still lies on the table: the new one is not tracked yet."""
 
     def _next_tracker(self) -> GinTracker:
         self.hand += 1
+        self.clearing = True
         return GinTracker(self.players, self.match.next_dealer, self.rules, self.zones, self.options)
+
+    def _cleared(self, sightings: Sequence[Sighting]) -> bool:
+        """Nothing of the last hand shows: no card in a player's area, no face-down discard."""
+        seats, pile = set(self.tracker.seat_zones), self.tracker.discard_zone
+        return not any(s.zone in seats or (s.zone == pile and s.code == BACK) for s in sightings)
 
     @property
     def waiting(self) -> bool:
@@ -148,6 +162,10 @@ class HandSession:
         return self.tracker.phase == "over"
 
     def update(self, frame_id: int, sightings: Sequence[Sighting], still: bool) -> list[Event]:
+        if self.clearing:
+            if not (still and self._cleared(sightings)):
+                return []
+            self.clearing = False
         return self._settle(self.tracker.update(frame_id, sightings, still))
 
     def confirm(self, seq: int, code: str) -> list[Event]:
@@ -205,6 +223,15 @@ def event_json(event: Event, hand: int) -> dict[str, Any]:
 
 
 # --- the record ----------------------------------------------------------------------------
+
+def reading_id(hand: int, seq: int) -> str:
+    """The record's id of the question a tracker event ``seq`` of hand ``hand`` asks.
+
+    >>> reading_id(2, 14)
+    'h2-e14'
+    """
+    return f"h{hand}-e{seq}"
+
 
 def reading_choices(event: Event) -> list[str]:
     """What the dashboard offers for a doubtful card: the tracker's candidates, then the same rank
@@ -271,7 +298,7 @@ class Recorder:
     def _record_one(self, event: Event, hand: int, tracker: GinTracker, evidence: str | None) -> int:
         detail = event.detail[:MAX_TEXT]
         if event.needs_confirmation and event.kind == "reading":
-            reading = f"h{hand}-e{event.seq}"
+            reading = reading_id(hand, event.seq)
             self._asked[reading] = (hand, event.seq)
             prompt = f"Which card is this? {detail}"[:MAX_TEXT]
             return bool(self._write("reading_proposed", {"reading": reading, "prompt": prompt,
@@ -367,12 +394,14 @@ class Pipeline:
     """Camera, worker and record for one match; :meth:`start`, then :meth:`stop` (or wait for a finite source to end).
 
     ``open_store`` opens the record (an SQLite connection belongs to one thread: the worker opens
-    its own). ``on_events`` is called with each batch of tracker events after the batch is in the record.
+    its own). ``on_events`` is called with each batch of tracker events after the batch is in the record,
+    ``on_frame`` with each frame's number after the frame is read; both on the worker thread.
     """
 
     def __init__(self, config: PipelineConfig, open_store: Callable[[], Any], match_id: str, *, recognizer: Any = None,
                  notify: Callable[[], None] | None = None, on_events: Callable[[list[Event]], None] | None = None,
-                 on_camera: Callable[[Any], None] | None = None, camera_opener: Callable[..., Any] | None = None) -> None:
+                 on_camera: Callable[[Any], None] | None = None, camera_opener: Callable[..., Any] | None = None,
+                 on_frame: Callable[[int], None] | None = None) -> None:
         from engine.zones import default_zones
 
         self.config = config
@@ -388,6 +417,7 @@ class Pipeline:
         self.recorder: Recorder | None = None
         self.on_events = on_events or (lambda events: None)
         self.on_camera = on_camera or (lambda status: None)
+        self.on_frame = on_frame or (lambda frame_id: None)
         self.stats = PipelineStats()
         self._stop = threading.Event()
         self._commands: queue.Queue[str] = queue.Queue(maxsize=16)
@@ -473,8 +503,7 @@ class Pipeline:
             if hand == self.session.hand:
                 self._commit(self.session.confirm(seq, card), None)
         for result in hands:
-            if self.session.waiting:
-                self.session.hand_recorded(result)
+            self.session.hand_recorded(result)
         while True:
             try:
                 button = self._commands.get_nowait()
@@ -490,6 +519,7 @@ class Pipeline:
         reading = self.reader.read(frame_id, image)
         self.stats.read += reading.still
         self._commit(self.session.update(frame_id, reading.sightings, reading.still), (image, reading.observations))
+        self.on_frame(frame_id)
 
     def _commit(self, events: list[Event], frame: tuple[np.ndarray, Sequence[CardObservation]] | None) -> None:
         if not events:

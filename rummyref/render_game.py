@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -38,17 +39,18 @@ FELT_BGR = (38, 105, 30)
 class GameRenderer:
     """Photographs simulated tables: ``render(table, still)`` -> a BGR frame.
 
-    ``design`` is a deck design (default: the first held-out one). The camera looks down with a
-    small random tilt (``seed``); the table of ``table_cm`` fills the frame's height.
+    ``design`` is a deck design (default: the first held-out one), or ``deck`` the faces themselves.
+    The camera looks down with a small random tilt (``seed``); the table of ``table_cm`` fills the
+    frame's height.
     """
 
     def __init__(self, width: int = 1280, height: int = 720, table_cm: tuple[float, float] = (80.0, 60.0),
-                 design: str | None = None, seed: int = 0, noise: float = 2.5) -> None:
+                 design: str | None = None, seed: int = 0, noise: float = 2.5, deck: Any = None) -> None:
         from vision.synth.decks import HELDOUT_DESIGNS, load_deck
 
         self.width, self.height, self.table_cm = width, height, table_cm
         self.rng = np.random.default_rng(seed)
-        self.deck = load_deck(design or HELDOUT_DESIGNS[0])
+        self.deck = deck or load_deck(design or HELDOUT_DESIGNS[0])
         self.noise = noise
         self.to_image = self._camera()
         self.background = self._table()

@@ -50,11 +50,16 @@ class Table:
 
     def serve(self, host: str, port: int, start: Callable[[], None], stop: Callable[[], None]) -> None:
         """Serve the dashboard until Ctrl-C or SIGTERM: print the URL, PIN and QR code, call ``start()``,
-        and ``stop()`` before the server closes."""
+        and ``stop()`` before the server closes. A port that cannot be had is a :class:`TableError`."""
         from webui import make_server
         from webui.serving import banner, lan_url
 
-        server = make_server(self.app, host=host, port=port)
+        try:
+            server = make_server(self.app, host=host, port=port)
+        except OSError as error:
+            self.store.close()
+            raise TableError(f"cannot serve the dashboard on {host}:{port}: {error.strerror or error} "
+                             "(another program uses the port? try --port)") from error
         url = lan_url(host, server.effective_port)
         self.app.config["PUBLIC_URL"] = self.app.config.get("PUBLIC_URL") or url
         print(banner(self.app, url), flush=True)

@@ -56,6 +56,11 @@ class FrameGrabber:
         return self
 
     @property
+    def handed_out(self) -> int:
+        """The number of the last frame :meth:`latest` handed out (0: none yet)."""
+        return self._handed_out
+
+    @property
     def running(self) -> bool:
         return self._thread.is_alive()
 

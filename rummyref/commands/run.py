@@ -125,7 +125,11 @@ def run(args: argparse.Namespace) -> int:
         pipeline.stop()
         panel.close()
 
-    table.serve(args.host, args.port, start, stop)
+    try:
+        table.serve(args.host, args.port, start, stop)
+    except TableError as error:
+        print(f"rummyref run: {error}", file=sys.stderr)
+        return 1
     print(f"stopped after {pipeline.stats.frames} frames and {pipeline.stats.events} events; the record is in {args.data}",
           flush=True)
     return 0
