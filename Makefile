@@ -1,4 +1,5 @@
-# The two commands of the README: `make run` (set up, start the dashboard) and `make test`.
+# The two commands of the README: `make run` (set up, start the demo: a rendered Gin game refereed
+# live on http://localhost:8000) and `make test`.
 # `make run` installs the product alone; `make test` adds the test and training extras (torch,
 # CPU build) so that the recognizer's training code is tested too.
 PYTHON ?= python3
@@ -22,7 +23,7 @@ $(VENV)/.installed-test: pyproject.toml $(VENV)/.installed
 setup: $(VENV)/.installed
 
 run: setup
-	$(BIN)/rummyref dashboard
+	$(BIN)/rummyref demo
 
 test: $(VENV)/.installed-test
 	$(BIN)/python -m pytest -q engine vision hardware rummyref webui tests

@@ -109,6 +109,7 @@ class DemoCamera(CameraSource):
         self._consumed = consumed or (lambda: self.delivered)
         self._fps = fps
         self.delivered = 0
+        self._ended = False
         self._frames: queue.Queue[np.ndarray | BaseException | None] = queue.Queue(maxsize=1)
         self._thread = threading.Thread(target=self._render, args=(list(hands),), daemon=True, name="demo-renderer")
         self._thread.start()
@@ -148,6 +149,8 @@ class DemoCamera(CameraSource):
                 continue
 
     def read(self) -> np.ndarray:
+        if self._ended:
+            raise EndOfStream(f"{self.name}: the demo game is over")
         while self._consumed() < self.delivered:  # the pipeline has not taken the last frame yet
             if self._closed.wait(0.005):
                 raise CameraClosed(f"{self.name}: camera is closed")
@@ -161,7 +164,7 @@ class DemoCamera(CameraSource):
             except queue.Empty:
                 continue
         if item is None:
-            self._closed.set()
+            self._ended = True
             raise EndOfStream(f"{self.name}: the demo game is over")
         if isinstance(item, BaseException):
             raise CameraSetupError(f"{self.name}: rendering failed: {type(item).__name__}: {item}") from item
