@@ -19,9 +19,12 @@ players="Player 1,Player 2"
 host=0.0.0.0
 port=8000
 run_user=${SUDO_USER:-pi}
+threads=""       # recognizer threads; default from the Pi model below
+frame_size=1280x720
 service=yes
 dry_run=no
 os_release=${OS_RELEASE:-/etc/os-release}  # another file only to test this script elsewhere
+pi_model=${PI_MODEL_FILE:-/proc/device-tree/model}  # likewise
 
 usage() {
     sed -n '2,12s/^# \{0,1\}//p' "$0"
@@ -32,6 +35,9 @@ options:
   --players LIST    comma-separated player names (default "$players")
   --port N          dashboard port (default $port)
   --user NAME       account the service runs as (default: the one running sudo, else pi)
+  --threads N       onnxruntime threads for the recognizer (default 3 on a Pi 4 or 5: one core
+                    stays free for the camera, the dashboard and the system; 1 elsewhere)
+  --frame-size WxH  camera frame size (default $frame_size; see hardware/README.md)
   --prefix DIR      where the venv goes (default $prefix)
   --no-service      install only; no systemd unit
   --dry-run         print the commands and files instead of running and writing them
@@ -45,6 +51,8 @@ while [ $# -gt 0 ]; do
         --players) players=${2:?--players needs a value}; shift 2 ;;
         --port) port=${2:?--port needs a value}; shift 2 ;;
         --user) run_user=${2:?--user needs a value}; shift 2 ;;
+        --threads) threads=${2:?--threads needs a value}; shift 2 ;;
+        --frame-size) frame_size=${2:?--frame-size needs a value}; shift 2 ;;
         --prefix) prefix=${2:?--prefix needs a value}; shift 2 ;;
         --no-service) service=no; shift ;;
         --dry-run) dry_run=yes; shift ;;
@@ -79,6 +87,8 @@ fail() {
 }
 
 case $port in ''|*[!0-9]*) echo "install-pi.sh: --port must be a number, not '$port'" >&2; exit 2 ;; esac
+case $threads in *[!0-9]*|0) echo "install-pi.sh: --threads must be a whole number from 1, not '$threads'" >&2; exit 2 ;; esac
+case $frame_size in [1-9]*x[1-9]*) ;; *) echo "install-pi.sh: --frame-size must look like 1280x720, not '$frame_size'" >&2; exit 2 ;; esac
 
 step "checking the system"
 # shellcheck source=/dev/null
@@ -88,6 +98,13 @@ case $codename in
     trixie) echo "Raspberry Pi OS / Debian 13 Trixie (Python 3.13)" ;;
     *) echo "warning: '$codename' is not Bookworm or Trixie; trying anyway" ;;
 esac
+model=$( (tr -d '\0' <"$pi_model") 2>/dev/null || echo "not a Raspberry Pi")
+case $model in
+    *"Raspberry Pi 5"*|*"Raspberry Pi 4"*|*"Compute Module 4"*|*"Compute Module 5"*) default_threads=3 ;;  # 4 cores
+    *) default_threads=1 ;;
+esac
+threads=${threads:-$default_threads}
+echo "$model: recognizer threads $threads, frames $frame_size (measured figures: hardware/README.md)"
 arch=$(uname -m)
 [ "$arch" = aarch64 ] || fail "64-bit Raspberry Pi OS is needed (this is $arch; onnxruntime has no 32-bit ARM build)"
 [ "$(id -u)" = 0 ] || fail "run it with sudo: it installs Debian packages and a systemd service"
@@ -117,7 +134,7 @@ fi
 run "$venv/bin/rummyref" --version
 
 if [ "$service" = no ]; then
-    step "done; start it with: $venv/bin/rummyref run --camera $camera --game $game --players \"$players\""
+    step "done; start it with: $venv/bin/rummyref run --camera $camera --game $game --players \"$players\" --threads $threads --frame-size $frame_size"
     exit 0
 fi
 
@@ -132,6 +149,8 @@ RUMMYREF_GAME="$game"
 RUMMYREF_PLAYERS="$players"
 RUMMYREF_HOST="$host"
 RUMMYREF_PORT="$port"
+RUMMYREF_THREADS="$threads"
+RUMMYREF_FRAME_SIZE="$frame_size"
 # more options for \`rummyref run\` (see rummyref run --help), separated by spaces
 RUMMYREF_ARGS=""
 SETTINGS

@@ -97,3 +97,25 @@ def test_unit_restarts_on_failure_and_passes_systemd_verify(tmp_path: Path) -> N
     result = subprocess.run(["systemd-analyze", "verify", str(unit)], capture_output=True, text=True)
     # systemd reports unknown keys and bad values as warnings with exit status 0.
     assert result.returncode == 0 and result.stderr == "", result.stderr
+
+
+@pytest.mark.parametrize(("model", "threads"), [("Raspberry Pi 5 Model B Rev 1.0", "3"), ("Raspberry Pi 4 Model B Rev 1.5", "3"),
+                                                 (None, "1")])
+def test_recognizer_threads_and_frame_size_follow_the_pi_model(tmp_path: Path, model: str | None, threads: str) -> None:
+    model_file = tmp_path / "model"
+    if model is not None:
+        model_file.write_bytes(model.encode() + b"\0")  # the device tree's string ends with a NUL
+    env = {**os.environ, "OS_RELEASE": str(tmp_path / "none"), "PI_MODEL_FILE": str(model_file)}
+    result = subprocess.run(["bash", str(SCRIPT), "--dry-run", "--user", "root"], capture_output=True, text=True, env=env)
+    assert result.returncode == 0, result.stderr
+    assert f"{model or 'not a Raspberry Pi'}: recognizer threads {threads}, frames 1280x720" in result.stdout
+    assert f'RUMMYREF_THREADS="{threads}"' in result.stdout and 'RUMMYREF_FRAME_SIZE="1280x720"' in result.stdout
+    assert "--threads ${RUMMYREF_THREADS} --frame-size ${RUMMYREF_FRAME_SIZE}" in result.stdout
+
+
+def test_threads_and_frame_size_can_be_chosen_and_are_checked(tmp_path: Path) -> None:
+    result = dry_run(tmp_path, "bookworm", "--threads", "2", "--frame-size", "1920x1080", "--no-service")
+    assert result.returncode == 0, result.stderr
+    assert "--threads 2 --frame-size 1920x1080" in result.stdout
+    assert "--threads must be a whole number" in dry_run(tmp_path, "bookworm", "--threads", "0").stderr
+    assert "--frame-size must look like 1280x720" in dry_run(tmp_path, "bookworm", "--frame-size", "big").stderr
