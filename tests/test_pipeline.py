@@ -179,3 +179,28 @@ def test_replay_prints_one_json_object_per_event_and_a_summary(clip: Path, capsy
             assert event["candidates"], event
         else:  # the tracker's contract: nothing wrong is committed
             assert (event["kind"], event["player"], sorted(event["cards"])) in true_keys, event
+
+
+def test_a_camera_faster_than_the_reader_is_skipped_not_queued_and_a_flood_of_presses_is_cut(
+        clip: Path, recognizer, tmp_path: Path, caplog) -> None:
+    store = EventStore(tmp_path / "record.sqlite3")
+    match_id = new_match(store)
+    store.close()
+    seen: list[tuple[int, int]] = []
+    config = PipelineConfig(camera=f"dir:{clip}?fps=200&loop=1", players=("Ann", "Ben"), first_dealer="Ben")
+    pipeline = Pipeline(config, lambda: EventStore(tmp_path / "record.sqlite3"), match_id, recognizer=recognizer,
+                        on_frame=lambda frame_id: seen.append((frame_id, pipeline.grabber.read_count)))
+    for _ in range(100):
+        pipeline.press("undo")  # nothing to undo: each is a no-op, but only the queue's worth is kept
+    ignored = [r for r in caplog.records if "button undo ignored: too many presses waiting" in r.getMessage()]
+    assert len(ignored) == 100 - 16
+    pipeline.start()
+    time.sleep(3)
+    pipeline.stop()
+    processed = [frame_id for frame_id, _ in seen]
+    assert len(processed) >= 3 and processed == sorted(set(processed))
+    assert pipeline.grabber.dropped > 0 and len(processed) < pipeline.grabber.read_count
+    # Each frame read is the newest the camera had when the worker took it: the worker never
+    # works through a backlog, so the frame after one it read is always a jump past the skipped ones.
+    jumps = [later - earlier for earlier, later in zip(processed, processed[1:])]
+    assert max(jumps) > 1 and not pipeline.stats.errors
