@@ -1,13 +1,15 @@
 """The dashboard and one new match on a record, served while a pipeline reads the table into it.
 
 Shared by ``rummyref run`` (a camera) and ``rummyref demo`` (a rendered game): the record is
-opened and the match started before anything is read; :meth:`Table.serve` prints the URL, PIN
+opened and the match started before anything is read; :meth:`Table.run` prints the URL, PIN
 and QR code and serves until Ctrl-C or SIGTERM, stopping the pipeline before the server.
 """
 
 from __future__ import annotations
 
 import signal
+import sys
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -23,8 +25,8 @@ class Table:
     Shared by ``rummyref run`` (a camera) and ``rummyref demo`` (a rendered game).
     """
 
-    def __init__(self, app: Any, store: Any, match_id: str) -> None:
-        self.app, self.store, self.match_id = app, store, match_id
+    def __init__(self, app: Any, store: Any, match_id: str, data: Path) -> None:
+        self.app, self.store, self.match_id, self.data = app, store, match_id, data
 
     def open_store(self) -> Any:
         """A new connection to the record (an SQLite connection belongs to one thread)."""
@@ -48,9 +50,15 @@ class Table:
         return Pipeline(config, self.open_store, self.match_id, notify=self.app.extensions["rummyref.notifier"].notify,
                         on_events=events, on_camera=camera, **options)
 
-    def serve(self, host: str, port: int, start: Callable[[], None], stop: Callable[[], None]) -> None:
-        """Serve the dashboard until Ctrl-C or SIGTERM: print the URL, PIN and QR code, call ``start()``,
-        and ``stop()`` before the server closes. A port that cannot be had is a :class:`TableError`."""
+    def run(self, pipeline: Any, host: str, port: int, command: str, *, announce: Callable[[], None],
+            on_end: Callable[[], None], on_stop: Callable[[], None] = lambda: None) -> int:
+        """Serve the dashboard and run ``pipeline`` until Ctrl-C or SIGTERM; returns the exit code.
+
+        Prints the URL, PIN and QR code, calls ``announce()``, starts the pipeline, and calls
+        ``on_end()`` on a thread of its own once the pipeline has ended (a finite source played out);
+        on the way out the pipeline stops, then ``on_stop()``, then the server. A port that cannot
+        be had is reported as ``rummyref COMMAND: ...`` with exit code 1.
+        """
         from webui import make_server
         from webui.serving import banner, lan_url
 
@@ -58,8 +66,9 @@ class Table:
             server = make_server(self.app, host=host, port=port)
         except OSError as error:
             self.store.close()
-            raise TableError(f"cannot serve the dashboard on {host}:{port}: {error.strerror or error} "
-                             "(another program uses the port? try --port)") from error
+            print(f"rummyref {command}: cannot serve the dashboard on {host}:{port}: {error.strerror or error} "
+                  "(another program uses the port? try --port)", file=sys.stderr)
+            return 1
         url = lan_url(host, server.effective_port)
         self.app.config["PUBLIC_URL"] = self.app.config.get("PUBLIC_URL") or url
         print(banner(self.app, url), flush=True)
@@ -67,17 +76,28 @@ class Table:
         def interrupt(signum, frame):  # SIGTERM from systemd ends the server loop like Ctrl-C
             raise KeyboardInterrupt
 
+        def report_end() -> None:
+            pipeline.wait()
+            on_end()
+
         previous = signal.signal(signal.SIGTERM, interrupt)
         try:
-            start()
+            announce()
+            pipeline.start()
+            threading.Thread(target=report_end, daemon=True, name="pipeline-end").start()
             server.run()
         except KeyboardInterrupt:
             pass
         finally:
             signal.signal(signal.SIGTERM, previous)
-            stop()
+            print("stopping: camera, pipeline, dashboard...", flush=True)
+            pipeline.stop()
+            on_stop()
             server.close()
             self.store.close()
+        print(f"stopped after {pipeline.stats.frames} frames and {pipeline.stats.events} events; "
+              f"the record is in {self.data}", flush=True)
+        return 0
 
 
 def open_table(data: Path, pin: str | None, players: tuple[str, str], dealer: str, actor: str) -> Table:
@@ -95,4 +115,4 @@ def open_table(data: Path, pin: str | None, players: tuple[str, str], dealer: st
         match = create_match(store, {"players": list(players), "first_dealer": dealer}, actor)
     except (StoreError, InvalidInput) as error:
         raise TableError(f"cannot start the match record: {error}") from error
-    return Table(app, store, match.match_id)
+    return Table(app, store, match.match_id, data)

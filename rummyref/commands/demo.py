@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import threading
 from pathlib import Path
 
 
@@ -109,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
                               on_events=answer_questions if script else lambda events: None,
                               on_frame=enter_unsettled_hand if script else None)
 
-    def start() -> None:
+    def announce() -> None:
         frames = sum(len(hand.frames) for hand in hands)
         print(f"match {table.match_id}: {game.players[0]} vs {game.players[1]}, {len(hands)} simulated hands "
               f"(seed {game.seed}, {frames} frames of {game.size[0]}x{game.size[1]}, at most {args.fps:g} frames/s)",
@@ -117,26 +116,11 @@ def run(args: argparse.Namespace) -> int:
         if script:
             say(f"the players are a script that knows the simulator's truth; what it does is recorded as by "
                 f"'{SCRIPT_ACTOR}' (--no-script: you answer instead)")
-        pipeline.start()
-        threading.Thread(target=report_end, daemon=True, name="demo-end").start()
 
     def report_end() -> None:
-        pipeline.wait()
         if pipeline.stats.errors:
             say(f"the pipeline stopped: {pipeline.stats.errors[-1]}")
-        hands_done = pipeline.session.hand - 1
-        say(f"game over after {pipeline.stats.frames} frames: {hands_done} of {len(hands)} hands recorded; "
-            "the dashboard stays up (Ctrl-C to stop)")
+        say(f"game over after {pipeline.stats.frames} frames: {pipeline.session.hand - 1} of {len(hands)} hands "
+            "recorded; the dashboard stays up (Ctrl-C to stop)")
 
-    def stop() -> None:
-        print("stopping: camera, pipeline, dashboard...", flush=True)
-        pipeline.stop()
-
-    try:
-        table.serve(args.host, args.port, start, stop)
-    except TableError as error:
-        print(f"rummyref demo: {error}", file=sys.stderr)
-        return 1
-    print(f"stopped after {pipeline.stats.frames} frames and {pipeline.stats.events} events; the record is in {args.data}",
-          flush=True)
-    return 0
+    return table.run(pipeline, args.host, args.port, "demo", announce=announce, on_end=report_end)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import threading
 from pathlib import Path
 
 
@@ -115,28 +114,14 @@ def run(args: argparse.Namespace) -> int:
     if gpio_config.enabled and not panel.active:
         print(f"GPIO: {panel.reason}", flush=True)
 
-    def start() -> None:
+    def announce() -> None:
         print(f"match {table.match_id}: {players[0]} vs {players[1]}, camera {args.camera}", flush=True)
-        pipeline.start()
-        threading.Thread(target=_report_end, args=(pipeline,), daemon=True, name="pipeline-end").start()
 
-    def stop() -> None:
-        print("stopping: camera, pipeline, dashboard...", flush=True)
-        pipeline.stop()
-        panel.close()
-
-    try:
-        table.serve(args.host, args.port, start, stop)
-    except TableError as error:
-        print(f"rummyref run: {error}", file=sys.stderr)
-        return 1
-    print(f"stopped after {pipeline.stats.frames} frames and {pipeline.stats.events} events; the record is in {args.data}",
-          flush=True)
-    return 0
+    return table.run(pipeline, args.host, args.port, "run", announce=announce, on_end=lambda: _report_end(pipeline),
+                     on_stop=panel.close)
 
 
 def _report_end(pipeline) -> None:
-    pipeline.wait()
     if pipeline.stats.errors:
         print(f"the pipeline stopped: {pipeline.stats.errors[-1]} (the dashboard stays up)", flush=True)
     else:
