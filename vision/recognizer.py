@@ -89,6 +89,10 @@ def _session(path: Path, threads: int):
     options.intra_op_num_threads = threads
     options.inter_op_num_threads = 1
     options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+    # Idle pool threads sleep instead of spinning: on a busy machine (the camera, the dashboard, or
+    # other work) spinning threads took the cores the work needed; measured on 2 shared cores, 2 and
+    # 4 threads then cost 2x and 4x the CPU of 1 (benchmarks/bench_pipeline.py).
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
 
 
