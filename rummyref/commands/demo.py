@@ -101,7 +101,9 @@ def run(args: argparse.Namespace) -> int:
         return ReconnectingCamera(lambda: DemoCamera(hands, game, fps=args.fps, consumed=consumed, name=url), url,
                                   on_status=on_status, stop=stop)
 
-    config = PipelineConfig(camera=f"demo:seed={game.seed}", players=game.players, first_dealer=game.players[1],
+    # The camera's name is on every dashboard page's status line: it says what the demo is.
+    camera = f"demo:seed={game.seed} (a rendered game{'; the players are a script' if script else ''})"
+    config = PipelineConfig(camera=camera, players=game.players, first_dealer=game.players[1],
                             table_cm=game.table_cm, threads=args.threads, frame_size=game.size)
     print(f"loading the recognizer ({args.threads} thread{'s' if args.threads > 1 else ''})...", flush=True)
     pipeline = table.pipeline(config, camera_opener=open_demo_camera,

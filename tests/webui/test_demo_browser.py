@@ -56,7 +56,8 @@ def test_demo_shows_its_first_hand_result_live_in_chromium(phone, tmp_path: Path
         truth = DemoGame(hands=1).simulate()[0].result
         assert phone.locator(f'.total[data-player="{truth.winner}"]').inner_text() == str(truth.points)
         assert "knock" in phone.locator(".hands li").first.inner_text()
-        assert "camera demo:seed=250" in phone.locator("#camera-status").inner_text()
+        status = phone.locator("#camera-status").inner_text()
+        assert "camera demo:seed=250 (a rendered game; the players are a script)" in status
         screenshot(phone, "demo-scoreboard")
         phone.goto(f"{server}/m/{match_id}/history")
         recorded_by = phone.locator(".history .audit small").first.inner_text()
