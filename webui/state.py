@@ -157,6 +157,8 @@ def _hand_recorded(state: MatchState, event: Event) -> None:
     state.hands.append(hand)
     # a new hand starts with an empty table
     state.discards, state.stock_count, state.turn, state.turn_since, state.plays = [], None, None, None, []
+    # and with no open question: one about the hand that ended is moot once its result is recorded
+    state.readings = {key: reading for key, reading in state.readings.items() if reading.answer is not None}
 
 
 def _hand_corrected(state: MatchState, event: Event) -> None:
