@@ -104,6 +104,19 @@ class TableReader:
                             True, report.state)
 
 
+def zone_outlines(zones: ZoneMap, calibration: Any) -> list[dict[str, Any]]:
+    """The table's zones as image polygons (``calibration`` maps table cm to the image), for the
+    evidence overlay; none while the table is not calibrated."""
+    if calibration is None:
+        return []
+    outlines = []
+    for zone in zones.zones:
+        left, top, right, bottom = zone.rect
+        corners = calibration.to_image([(left, top), (right, top), (right, bottom), (left, bottom)])
+        outlines.append({"name": zone.name, "points": [[float(x), float(y)] for x, y in corners]})
+    return outlines
+
+
 def make_calibrator(table_cm: tuple[float, float], corners: Sequence[Sequence[float]] | None = None):
     """A calibrator from the markers, or fixed by four image corners (a moved camera then goes unnoticed)."""
     from vision.calibration import Calibrator
@@ -235,16 +248,19 @@ class Recorder:
         self._seen = store.last_event_id(match_id)
         self._camera_state: str | None = None
 
-    def snapshot(self, image: np.ndarray, observations: Sequence[CardObservation]) -> str:
-        """Store the frame with what was read drawn on it; returns its sha256."""
+    def snapshot(self, image: np.ndarray, observations: Sequence[CardObservation],
+                 zones: Sequence[dict[str, Any]] = ()) -> str:
+        """Store the frame as the camera took it, with what was read (card positions, ``zones`` as
+        image polygons) beside it for the dashboard to draw over the photo; returns its sha256."""
         import cv2
 
-        from vision.annotate import draw_observations
+        from webui.evidence import make_overlay
 
-        ok, jpeg = cv2.imencode(".jpg", draw_observations(image, list(observations)), [cv2.IMWRITE_JPEG_QUALITY, 85])
+        ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 85])
         if not ok:
             raise PipelineError("the frame could not be encoded as JPEG evidence")
-        return self.store.put_snapshot(jpeg.tobytes())
+        overlay = make_overlay(image.shape[1], image.shape[0], [o.to_json() for o in observations], zones)
+        return self.store.put_snapshot(jpeg.tobytes(), overlay)
 
     def _write(self, kind: str, payload: dict[str, Any]) -> Any:
         from webui.events import InvalidInput, record
@@ -495,7 +511,8 @@ class Pipeline:
         if not events:
             return
         hand, tracker = self.session.owner(events)
-        evidence = self.recorder.snapshot(*frame) if frame is not None else None
+        zones = zone_outlines(self.zones, self.reader.calibrator.calibration)
+        evidence = self.recorder.snapshot(*frame, zones) if frame is not None else None
         self.recorder.record(events, hand, tracker, evidence)
         self.stats.events += len(events)
         self.on_events(events)

@@ -75,7 +75,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(views.bp)
     app.register_blueprint(tournament_views.bp)
     app.register_blueprint(api.bp)
-    app.jinja_env.globals.update(csrf_token=csrf_token, unlocked=unlocked)
+    app.jinja_env.globals.update(csrf_token=csrf_token, unlocked=unlocked, evidence_drawing=views.evidence_drawing)
     from webui import cards_view
 
     app.jinja_env.filters["card"] = cards_view.card_face

@@ -14,7 +14,7 @@ from flask import (Blueprint, Response, abort, current_app, redirect, render_tem
                    send_file, session, stream_with_context, url_for)
 from markupsafe import Markup
 
-from webui import engine_adapter, events, live, rulebook
+from webui import engine_adapter, events, evidence, live, rulebook
 from webui.db import get_store, notifier, open_store
 from webui.security import (actor, check_csrf, check_pin, is_local_request, require_pin_for_form, unlock_session,
                             unlocked)
@@ -227,6 +227,22 @@ def hand_result(match_id: str, hand_id: int):
 @bp.get("/m/<match_id>/history")
 def history(match_id: str):
     return _page("history.html", load_match(match_id))
+
+
+def evidence_drawing(digest: str) -> evidence.Drawing | None:
+    """The marks to draw over snapshot ``digest`` (a template global), None when nothing was stored."""
+    overlay = get_store().snapshot_overlay(digest)
+    return evidence.draw(overlay) if overlay else None
+
+
+@bp.get("/snapshots/<digest>.json")
+def snapshot_overlay(digest: str):
+    """What was read on a snapshot, as stored: image size, card readings, zones (image pixels)."""
+    store = get_store()
+    overlay = store.snapshot_overlay(digest) if len(digest) == 64 and store.has_snapshot(digest) else None
+    if overlay is None:
+        abort(404, description="no overlay for this snapshot")
+    return overlay
 
 
 @bp.get("/snapshots/<digest>.jpg")

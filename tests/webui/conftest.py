@@ -58,6 +58,21 @@ def _device(browser, viewport: dict, scale: int):
     context.close()
 
 
+@pytest.fixture(scope="session")
+def table_frame():
+    """A rendered camera frame of a table (markers, felt, seven cards face up), BGR 1280x720."""
+    from tests.webui.support import render_table
+
+    return render_table()
+
+
+@pytest.fixture(scope="session")
+def recognizer():
+    from vision.recognizer import Recognizer
+
+    return Recognizer()
+
+
 @pytest.fixture
 def phone(browser):
     yield from _device(browser, PHONE, 2)

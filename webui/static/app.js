@@ -132,7 +132,23 @@ function startSetup() {
   show();
 }
 
+// Evidence photos: a tap zooms in (a phone's width is too small to read the marks); the marks
+// of what was read can be hidden to look at the bare photo. Delegated, so photos inside live
+// regions (replaced on each update) work too.
+function startOverlayToggles() {
+  document.addEventListener("click", (event) => {
+    const zoom = event.target.closest(".evidence-photo .photo");
+    if (zoom) zoom.classList.toggle("zoomed");
+    const button = event.target.closest(".overlay-toggle");
+    if (!button) return;
+    const photo = button.closest(".evidence-photo").querySelector(".photo");
+    const bare = photo.classList.toggle("bare");
+    button.setAttribute("aria-pressed", bare ? "false" : "true");
+    button.textContent = bare ? "Show marks" : "Hide marks";
+  });
+}
+
 document.addEventListener("DOMContentLoaded", () => {
-  startLive(); startPicker(); startSetup();
+  startLive(); startPicker(); startSetup(); startOverlayToggles();
   tickTimers(); setInterval(tickTimers, 250);
 });
