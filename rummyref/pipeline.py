@@ -104,19 +104,6 @@ class TableReader:
                             True, report.state)
 
 
-def zone_outlines(zones: ZoneMap, calibration: Any) -> list[dict[str, Any]]:
-    """The table's zones as image polygons (``calibration`` maps table cm to the image), for the
-    evidence overlay; none while the table is not calibrated."""
-    if calibration is None:
-        return []
-    outlines = []
-    for zone in zones.zones:
-        left, top, right, bottom = zone.rect
-        corners = calibration.to_image([(left, top), (right, top), (right, bottom), (left, bottom)])
-        outlines.append({"name": zone.name, "points": [[float(x), float(y)] for x, y in corners]})
-    return outlines
-
-
 def make_calibrator(table_cm: tuple[float, float], corners: Sequence[Sequence[float]] | None = None):
     """A calibrator from the markers, or fixed by four image corners (a moved camera then goes unnoticed)."""
     from vision.calibration import Calibrator
@@ -410,6 +397,8 @@ class Pipeline:
         self._statuses: queue.Queue[Any] = queue.Queue(maxsize=64)
         self._camera_opener = camera_opener
         self.grabber = None
+        self._last_image: np.ndarray | None = None
+        self._new_corners: list[Sequence[Sequence[float]] | None] = []
         self._worker = threading.Thread(target=self._run, name="pipeline-worker", daemon=True)
         self.finished = threading.Event()
 
@@ -420,6 +409,15 @@ class Pipeline:
             self._commands.put_nowait(button)
         except queue.Full:
             log.warning("button %s ignored: too many presses waiting", button)
+
+    # the dashboard's camera page (``webui.camera.TableCamera``): the newest frame, corners set by hand
+    def latest_image(self) -> np.ndarray | None:
+        """The frame the worker read last (the same array; callers must not change it)."""
+        return self._last_image
+
+    def use_corners(self, corners: Sequence[Sequence[float]] | None) -> None:
+        """Read the table through these four image corners from now on (None: from the markers again)."""
+        self._new_corners.append(corners)  # list.append is atomic: the worker takes it up
 
     def _on_status(self, status: Any) -> None:
         try:
@@ -476,6 +474,8 @@ class Pipeline:
             self.finished.set()
 
     def _handle_inputs(self) -> None:
+        while self._new_corners:
+            self.reader.calibrator = make_calibrator(self.config.table_cm, self._new_corners.pop(0))
         while True:
             try:
                 status = self._statuses.get_nowait()
@@ -503,6 +503,7 @@ class Pipeline:
 
     def _process(self, frame_id: int, image: np.ndarray) -> None:
         self.stats.frames += 1
+        self._last_image = image
         reading = self.reader.read(frame_id, image)
         self.stats.read += reading.still
         self._commit(self.session.update(frame_id, reading.sightings, reading.still), (image, reading.observations))
@@ -511,6 +512,8 @@ class Pipeline:
         if not events:
             return
         hand, tracker = self.session.owner(events)
+        from webui.evidence import zone_outlines
+
         zones = zone_outlines(self.zones, self.reader.calibrator.calibration)
         evidence = self.recorder.snapshot(*frame, zones) if frame is not None else None
         self.recorder.record(events, hand, tracker, evidence)

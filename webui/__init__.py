@@ -33,7 +33,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     ``SNAPSHOT_DIR``, ``PIN`` and ``API_TOKEN`` (default: generated once per table
     and kept in the record), ``PUBLIC_URL`` (the address phones use, for the QR code),
     ``PIN_FREE_FAILURES``, ``PIN_BASE_DELAY``, ``PIN_CLOCK`` (rate limit), ``SSE_LIFETIME``,
-    ``RULES_DIR`` (the rulebook texts quoted on result pages).
+    ``RULES_DIR`` (the rulebook texts quoted on result pages), ``CAMERA`` (a
+    :class:`webui.camera.TableCamera` for the camera page; None: no camera).
     """
     app = Flask(__name__)
     app.config.update(
@@ -45,6 +46,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         PIN_CLOCK=None,
         SSE_LIFETIME=300.0,
         RULES_DIR=rulebook.default_rules_dir(),
+        CAMERA=None,
         MAX_CONTENT_LENGTH=8 * 1024 * 1024,
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
@@ -70,11 +72,12 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["rummyref.notifier"] = Notifier()
 
     db.init_app(app)
-    from webui import api, tournament_views, views
+    from webui import api, camera_views, tournament_views, views
 
     app.register_blueprint(views.bp)
     app.register_blueprint(tournament_views.bp)
     app.register_blueprint(api.bp)
+    app.register_blueprint(camera_views.bp)
     app.jinja_env.globals.update(csrf_token=csrf_token, unlocked=unlocked, evidence_drawing=views.evidence_drawing)
     from webui import cards_view
 
@@ -85,7 +88,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
 
 def _wants_json() -> bool:
-    return request.path.startswith("/api/")
+    return request.path.startswith("/api/") or request.path.endswith(".json")
 
 
 def _register_error_handlers(app: Flask) -> None:

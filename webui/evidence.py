@@ -80,6 +80,19 @@ def make_overlay(width: int, height: int, cards: Sequence[dict[str, Any]], zones
     return {"size": size, "cards": clean_cards, "zones": clean_zones}
 
 
+def zone_outlines(zones: Any, calibration: Any) -> list[dict[str, Any]]:
+    """The table's zones (an ``engine.zones.ZoneMap``) as image polygons, through ``calibration``
+    (a ``vision.calibration.Calibration``: table cm to image); none while there is no calibration."""
+    if calibration is None:
+        return []
+    outlines = []
+    for zone in zones.zones:
+        left, top, right, bottom = zone.rect
+        corners = calibration.to_image([(left, top), (right, top), (right, bottom), (left, bottom)])
+        outlines.append({"name": zone.name, "points": [[round(float(x), 1), round(float(y), 1)] for x, y in corners]})
+    return outlines
+
+
 @dataclass(frozen=True)
 class CardMark:
     """One reading as the SVG draws it: outline (``points`` attribute), corner dots, label."""

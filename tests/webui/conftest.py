@@ -29,6 +29,20 @@ def client(app):
 
 
 @pytest.fixture
+def camera(table_frame):
+    from tests.webui.support import RenderedCamera
+
+    return RenderedCamera(table_frame)
+
+
+@pytest.fixture
+def camera_app(app, camera):
+    """The app of a running referee: the camera page shows ``camera``."""
+    app.config["CAMERA"] = camera
+    return app
+
+
+@pytest.fixture
 def server(app):
     """A real waitress server on 127.0.0.1 and a free port, in a thread."""
     httpd = make_server(app, host="127.0.0.1", port=0)

@@ -56,6 +56,36 @@ def render_table(width: int = 1280, height: int = 720, seed: int = 1):
     return renderer.render(tuple(Placed(code, 20 + 9.5 * i, 48, "layout") for i, code in enumerate(TABLE_CARDS)), True)
 
 
+class RenderedCamera:
+    """A stand-in for the running pipeline's camera (``webui.camera.TableCamera``) showing a rendered
+    table; it remembers the corners the dashboard hands it."""
+
+    def __init__(self, image) -> None:
+        from engine.zones import default_zones
+
+        self.image = image
+        self.zones = default_zones("gin", 2)
+        self.corners_used: list = []
+
+    def latest_image(self):
+        return self.image
+
+    def use_corners(self, corners) -> None:
+        self.corners_used.append(corners)
+
+
+def without_markers(image):
+    """The frame with its four table markers covered by felt, as on a table without them."""
+    import cv2
+
+    from vision.calibration import find_markers
+
+    covered = image.copy()
+    for x, y in find_markers(image).values():
+        cv2.circle(covered, (round(x), round(y)), 40, (30, 100, 26), -1)
+    return covered
+
+
 def csrf_of(client, path: str = "/unlock") -> str:
     """The CSRF token a page hands this client."""
     page = client.get(path)

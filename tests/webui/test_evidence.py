@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 
 from engine.zones import default_zones
-from rummyref.pipeline import Recorder, TableReader, make_calibrator, zone_outlines
+from rummyref.pipeline import Recorder, TableReader, make_calibrator
 from vision.motion import MotionDetector
 from tests.webui.support import PIN, TABLE_CARDS, new_match, post_event, undercut_result
 from tests.webui.test_store import jpeg_bytes
-from webui.evidence import OverlayError, make_overlay
+from webui.evidence import OverlayError, make_overlay, zone_outlines
 from webui.store import EventStore
 
 

@@ -148,7 +148,103 @@ function startOverlayToggles() {
   });
 }
 
+// Camera page: the newest frame about once a second, with the markers, zones and corners the
+// server found on it drawn over it; "tap the 4 corners" turns the next four taps into corners.
+function startCamera() {
+  const box = document.getElementById("camera");
+  if (!box) return;
+  const img = document.getElementById("camera-frame");
+  const svg = document.getElementById("camera-marks");
+  const state = document.getElementById("camera-state");
+  const field = document.getElementById("corners-field");
+  const hint = document.getElementById("tap-hint");
+  const NAMES = ["top left", "top right", "bottom right", "bottom left"];
+  const NS = "http://www.w3.org/2000/svg";
+  let taps = null;   // null: not tapping; else the points tapped so far (frame pixels)
+  let view = null;
+  let frames = 0;
+
+  function el(name, attrs, text) {
+    const node = document.createElementNS(NS, name);
+    Object.entries(attrs).forEach(([key, value]) => node.setAttribute(key, value));
+    if (text !== undefined) node.textContent = text;
+    svg.appendChild(node);
+  }
+  const pts = (points) => points.map((p) => p.join(",")).join(" ");
+
+  function draw() {
+    svg.textContent = "";
+    if (!view) return;
+    const [w, h] = view.size;
+    const r = Math.max(w, h) / 120;
+    svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
+    svg.style.setProperty("--text", `${Math.max(w, h) / 40}px`);
+    svg.style.setProperty("--line", `${Math.max(w, h) / 400}px`);
+    view.zones.forEach((z) => { el("polygon", { points: pts(z.points), class: "zone" }); });
+    if (view.corners && !taps) el("polygon", { points: pts(view.corners), class: "corners" });
+    view.markers.forEach((m) => {
+      el("circle", { cx: m.x, cy: m.y, r: r, class: "marker" });
+      el("text", { x: m.x + r * 1.4, y: m.y - r * 1.4, class: "marker" }, String(m.id));
+    });
+    (taps || []).forEach((p, i) => {
+      el("circle", { cx: p[0], cy: p[1], r: r, class: "tap" });
+      el("text", { x: p[0] + r * 1.4, y: p[1] - r * 1.4, class: "tap" }, String(i + 1));
+    });
+    if (taps && taps.length > 1) el("polyline", { points: pts(taps), class: "tap" });
+  }
+
+  async function refresh() {
+    try {
+      const response = await fetch(box.dataset.view, { cache: "no-store" });
+      if (response.ok) {
+        view = await response.json();
+        const missing = view.missing.length && view.state !== "manual" ? ` · not visible: ${view.missing.join(", ")}` : "";
+        state.textContent = `${view.state}: ${view.message}${missing}`;
+        state.dataset.state = view.state;
+      } else {
+        state.textContent = (await response.json()).message;
+      }
+    } catch (error) { state.textContent = "the dashboard cannot be reached"; }
+    draw();
+  }
+
+  // the next frame loads once the last one has (no pile-up on a slow network)
+  function loaded() {
+    refresh();
+    setTimeout(() => { img.src = box.dataset.frame + "?n=" + (++frames); }, 800);
+  }
+  img.addEventListener("load", loaded);
+  if (img.complete && img.naturalWidth) loaded();  // the first frame came before this script ran
+  img.addEventListener("error", () => {
+    setTimeout(() => { img.src = box.dataset.frame + "?n=" + (++frames); }, 2000);
+    refresh();
+  });
+
+  document.getElementById("tap-corners").addEventListener("click", () => {
+    taps = [];
+    hint.textContent = "tap the " + NAMES[0];
+    draw();
+  });
+  svg.parentElement.addEventListener("click", (event) => {
+    if (!taps || !view) return;
+    const box = img.getBoundingClientRect();
+    const [w, h] = view.size;
+    const x = ((event.clientX - box.left) / box.width) * w;
+    const y = ((event.clientY - box.top) / box.height) * h;
+    taps.push([Math.round(x * 10) / 10, Math.round(y * 10) / 10]);
+    if (taps.length === 4) {
+      field.value = JSON.stringify(taps);
+      hint.textContent = "four corners tapped: save them with the PIN";
+      draw();
+      taps = null;
+      return;
+    }
+    hint.textContent = "tap the " + NAMES[taps.length];
+    draw();
+  });
+}
+
 document.addEventListener("DOMContentLoaded", () => {
-  startLive(); startPicker(); startSetup(); startOverlayToggles();
+  startLive(); startPicker(); startSetup(); startOverlayToggles(); startCamera();
   tickTimers(); setInterval(tickTimers, 250);
 });
