@@ -244,7 +244,32 @@ function startCamera() {
   });
 }
 
+// Deck learning: follow the run until it is done or failed.
+function startDeckJob() {
+  const box = document.getElementById("deck-job");
+  if (!box || box.dataset.state !== "running") return;
+  async function poll() {
+    let job;
+    try {
+      const response = await fetch(box.dataset.src, { cache: "no-store" });
+      job = await response.json();
+      if (!response.ok) throw new Error(job.message);
+    } catch (error) { setTimeout(poll, 2000); return; }
+    const lines = box.querySelector(".job-lines");
+    lines.textContent = "";
+    job.lines.forEach((line) => { const item = document.createElement("li"); item.textContent = line; lines.appendChild(item); });
+    if (job.state === "running") { setTimeout(poll, 700); return; }
+    box.dataset.state = job.state;
+    box.className = "deck-job " + job.state;
+    box.querySelector(".job-state").textContent = job.state === "done" ? `✔ learned in ${job.seconds} s` : "✖ not learned";
+    if (job.error) { const error = box.querySelector(".job-error"); error.textContent = job.error; error.hidden = false; }
+    box.querySelector(".job-help").hidden = job.state !== "failed";
+    if (job.result) { box.querySelector(".job-path").textContent = job.result.path; box.querySelector(".job-done").hidden = false; }
+  }
+  poll();
+}
+
 document.addEventListener("DOMContentLoaded", () => {
-  startLive(); startPicker(); startSetup(); startOverlayToggles(); startCamera();
+  startLive(); startPicker(); startSetup(); startOverlayToggles(); startCamera(); startDeckJob();
   tickTimers(); setInterval(tickTimers, 250);
 });
