@@ -15,7 +15,8 @@ Games (``"game"`` of a new match): gin (``"options": {"hollywood": true}`` for H
 chouette, partnership, wiener, tiles. A hand of any game can be posted as cards to
 ``/hands``: ``knocker`` (one table), ``knockers`` (one per partnership table, in the order of
 ``tables``), ``winner`` (tile Rummy: the player out, or "" when the pool ran out). A Wiener
-Rummy re-buy is the event ``{"kind": "rebuy", "payload": {"player": "Ann"}}``.
+Rummy re-buy is the event ``{"kind": "rebuy", "payload": {"player": "Ann"}}``; its undo is
+``{"kind": "rebuy_voided", "payload": {"rebuy": <the re-buy's event id>, "reason": "..."}}``.
 """
 
 from __future__ import annotations
@@ -127,7 +128,8 @@ def match_state(match_id: str):
         "tables": [{"players": list(t.players), "dealer": t.dealer} for t in standing.tables],
         "facts": dict(standing.facts), "money": standing.money,
         "rebuy_allowed": [p for p, why in standing.rebuy.items() if why is None],
-        "turn_since": state.turn_since, "rebuys": [r.player for r in state.rebuys],
+        "turn_since": state.turn_since, "rebuys": [r.player for r in state.counted_rebuys],
+        "rebuys_undone": [{"rebuy": r.event_id, "player": r.player} for r in state.rebuys if not r.counted],
         "hands": [{"hand": h.hand_id, "number": h.number, "status": h.status, "result": h.result} for h in state.hands],
         "discards": state.discards, "stock_count": state.stock_count, "turn": state.turn,
         "pending_readings": [{"reading": r.reading_id, "prompt": r.prompt, "choices": r.choices} for r in state.pending_readings],

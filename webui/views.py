@@ -287,6 +287,13 @@ def rebuy(match_id: str):
                    url_for("views.scoreboard", match_id=match_id))
 
 
+@bp.post("/m/<match_id>/rebuys/<int:rebuy_id>/undo")
+def undo_rebuy(match_id: str, rebuy_id: int):
+    """Wiener Rummy: a re-buy entered by mistake is undone (a new event; the re-buy stays on record)."""
+    return _change(match_id, "rebuy_voided", {"rebuy": rebuy_id, "reason": request.form.get("reason") or "undone"},
+                   url_for("views.history", match_id=match_id) + f"#rebuy-{rebuy_id}")
+
+
 @bp.post("/m/<match_id>/hands/<int:hand_id>/undo")
 def undo_hand(match_id: str, hand_id: int):
     return _change(match_id, "hand_voided", {"hand": hand_id, "reason": request.form.get("reason") or "undone"},

@@ -68,6 +68,20 @@ def test_wiener_rebuy_needs_the_pin(server, phone):
     assert "re-bought" in phone.locator(".chip").all_text_contents()
     assert http_get(server, f"/api/matches/{match_id}")["facts"]["Pot"] == "20"
 
+    # entered by mistake: undone from the history, the re-buy stays on record
+    phone.goto(f"{server}/m/{match_id}/history")
+    (rebuy,) = phone.locator("article[id^=rebuy-]").all()
+    rebuy.locator('input[name="reason"]').fill("Ben did not pay in")
+    rebuy.locator("button").click()
+    phone.wait_for_url(f"{server}/m/{match_id}/history*")
+    trail = phone.locator("article[id^=rebuy-] .audit").inner_text()
+    assert "Ben bought back in" in trail and "Ben re-buy undone Ben did not pay in" in trail
+    assert phone.locator("article[id^=rebuy-] .tag").inner_text() == "undone"
+    screenshot(phone, "history-rebuy-undone")
+    phone.goto(f"{server}/m/{match_id}")
+    assert phone.locator('.total[data-player="Ben"]').inner_text() == "99"
+    assert phone.locator(".rebuy button").all_inner_texts() == ["Ben"], "back at 99: Ben may buy back in again"
+
 
 def test_partnership_round_scored_by_tapping_on_a_tablet(server, tablet):
     match_id = new_match(server, "partnership", ["Ann", "Ben", "Cy", "Dee"])
