@@ -192,9 +192,8 @@ def live_part(match_id: str, name: str):
     return _page(f"part_{name}.html", state, **(_timer(state) if name == "hand" else {}))
 
 
-@bp.get("/m/<match_id>/live")
-def live_stream(match_id: str):
-    load_match(match_id)
+def event_stream(record_id: str) -> Response:
+    """Server-sent events for a match or tournament: an ``update`` whenever its record grows."""
     since = request.headers.get("Last-Event-ID") or request.args.get("since") or "0"
     since_id = int(since) if since.isdigit() else 0
     lifetime = current_app.config["SSE_LIFETIME"]
@@ -202,12 +201,18 @@ def live_stream(match_id: str):
 
     def generate():
         try:
-            yield from live.stream(lambda: store.last_event_id(match_id), notifier(), since_id, lifetime)
+            yield from live.stream(lambda: store.last_event_id(record_id), notifier(), since_id, lifetime)
         finally:
             store.close()
 
     return Response(stream_with_context(generate()), mimetype="text/event-stream",
                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+@bp.get("/m/<match_id>/live")
+def live_stream(match_id: str):
+    load_match(match_id)
+    return event_stream(match_id)
 
 
 @bp.get("/m/<match_id>/hands/<int:hand_id>")

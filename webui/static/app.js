@@ -10,13 +10,28 @@ function startLive() {
   let busy = false;
   let again = false;
 
+  function editing() {
+    const focused = document.activeElement;
+    if (focused && region.contains(focused) && focused.matches("input, select, textarea")) return true;
+    return Array.from(region.querySelectorAll("input, select, textarea")).some((field) =>
+      field.type === "radio" || field.type === "checkbox" ? field.checked !== field.defaultChecked
+        : field.type !== "hidden" && field.value !== field.defaultValue);
+  }
+
   async function refresh() {
     if (busy) { again = true; return; }
+    // someone is filling in a form of the region (a tournament result, a PIN): the update waits
+    if (editing()) {
+      text.textContent = "update waits for your form";
+      setTimeout(refresh, 1000);
+      return;
+    }
     busy = true;
     try {
       const response = await fetch(region.dataset.src, { headers: { "X-Requested-With": "live" } });
       if (response.ok) {
         region.innerHTML = await response.text();
+        text.textContent = "live";
         region.classList.remove("flash"); void region.offsetWidth; region.classList.add("flash");
       }
     } finally {
