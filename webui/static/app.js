@@ -276,7 +276,7 @@ function startDeckJob() {
     if (job.state === "running") { setTimeout(poll, 700); return; }
     box.dataset.state = job.state;
     box.className = "deck-job " + job.state;
-    box.querySelector(".job-state").textContent = job.state === "done" ? `✔ learned in ${job.seconds} s` : "✖ not learned";
+    box.querySelector(".job-state").textContent = job.state === "done" ? `✔ learned in ${job.seconds.toFixed(1)} s` : "✖ not learned";
     if (job.error) { const error = box.querySelector(".job-error"); error.textContent = job.error; error.hidden = false; }
     box.querySelector(".job-help").hidden = job.state !== "failed";
     if (job.result) { box.querySelector(".job-path").textContent = job.result.path; box.querySelector(".job-done").hidden = false; }
