@@ -6,6 +6,7 @@ Reads are open; writes need ``X-Table-Pin: <pin>`` or ``Authorization: Bearer <a
     POST /api/matches/<id>/events         {"kind": "discard", "payload": {"player": "Ann", "card": "KS"}}
     POST /api/matches/<id>/hands          {"knocker": "Ann", "hands": {"Ann": "...", "Ben": "..."}}
     POST /api/snapshots                   (body: JPEG bytes)  -> {"sha256": ...}
+    POST /api/snapshots/<sha256>/overlay  {"size": [w, h], "cards": [...], "zones": [...]} (what was read on it)
     GET  /api/matches/<id>                the derived state
     POST /api/tournaments                 {"players": [...], "system": "round_robin" | "swiss", "seed": "..."}
     POST /api/tournaments/<id>/results    {"round": 1, "first": "Ann", "second": "Ben", "winner": "Ann", "amount": 202}
@@ -28,6 +29,7 @@ from flask import Blueprint, abort, jsonify, request
 from webui import events
 from webui.db import get_store, notifier
 from webui.security import require_pin_for_api
+from webui.evidence import OverlayError, make_overlay
 from webui.state import EVENT_KINDS, UnknownMatch, UnknownTournament, replay, replay_tournament
 from webui.store import Event, StoreError
 
@@ -111,6 +113,28 @@ def post_snapshot():
     except StoreError as exc:
         return jsonify({"error": "invalid snapshot", "message": str(exc)}), 400
     return jsonify({"sha256": digest}), 201
+
+
+@bp.post("/snapshots/<digest>/overlay")
+def post_snapshot_overlay(digest: str):
+    """What was read on a stored snapshot (see :mod:`webui.evidence`); a snapshot keeps its first overlay."""
+    store = get_store()
+    if len(digest) != 64 or not store.has_snapshot(digest):
+        abort(404, description=f"no snapshot {digest[:64]!r}: post the JPEG to /api/snapshots first")
+    body = _json_body()
+    size = body.get("size")
+    try:
+        if not (isinstance(size, list) and len(size) == 2):
+            raise OverlayError(f"size: must be [width, height] of the photo, got {size!r}"[:200])
+        cards, zones = body.get("cards", []), body.get("zones", [])
+        if not isinstance(cards, list) or not isinstance(zones, list):
+            raise OverlayError("cards and zones must be lists")
+        overlay = make_overlay(size[0], size[1], cards, zones)
+    except OverlayError as exc:
+        return jsonify({"error": "invalid overlay", "message": str(exc)}), 400
+    if not store.add_snapshot_overlay(digest, overlay):
+        return jsonify({"error": "overlay exists", "message": "this snapshot already has its overlay"}), 409
+    return jsonify(overlay), 201
 
 
 @bp.get("/matches/<match_id>")

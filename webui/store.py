@@ -208,10 +208,16 @@ class EventStore:
                 "INSERT OR IGNORE INTO snapshots (sha256, size, created_at) VALUES (?, ?, ?)",
                 (digest, len(jpeg), _now()),
             )
-            if overlay is not None:
-                self._conn.execute("UPDATE snapshots SET overlay = ? WHERE sha256 = ? AND overlay IS NULL",
-                                   (json.dumps(overlay, separators=(",", ":")), digest))
+        if overlay is not None:
+            self.add_snapshot_overlay(digest, overlay)
         return digest
+
+    def add_snapshot_overlay(self, digest: str, overlay: dict[str, Any]) -> bool:
+        """Keep ``overlay`` for the stored snapshot ``digest`` unless it has one; True if kept."""
+        with self._transaction():
+            cursor = self._conn.execute("UPDATE snapshots SET overlay = ? WHERE sha256 = ? AND overlay IS NULL",
+                                        (json.dumps(overlay, separators=(",", ":")), digest))
+        return cursor.rowcount == 1
 
     def snapshot_overlay(self, digest: str) -> dict[str, Any] | None:
         """What was read on the snapshot ``digest``, or None (no overlay, or no such snapshot)."""

@@ -128,3 +128,23 @@ def test_phone_shows_the_marks_over_the_photo_and_can_hide_them(server, phone, r
     phone.click(".overlay-toggle")
     assert not phone.locator("svg.overlay").is_visible()
     assert phone.locator(".overlay-toggle").inner_text() == "Show marks"
+
+
+def test_scripts_post_what_they_read_on_a_snapshot(client):
+    digest = client.post("/api/snapshots", data=jpeg_bytes(), headers={"X-Table-Pin": PIN}).json["sha256"]
+    overlay = {"size": [32, 24], "cards": [{"card": "QS", "confidence": 0.5, "corners": [[4, 4]]}], "zones": []}
+    path = f"/api/snapshots/{digest}/overlay"
+    assert client.post(path, json=overlay).status_code == 403
+    assert client.post(path, json=overlay, headers={"X-Table-Pin": "000000"}).status_code == 403
+    bad = client.post(path, json={**overlay, "size": [32]}, headers={"X-Table-Pin": PIN})
+    assert bad.status_code == 400 and bad.json["message"].startswith("size: must be [width, height]")
+    bad = client.post(path, json={**overlay, "cards": [{"card": "QS", "confidence": 0.5, "corners": [[4]]}]},
+                      headers={"X-Table-Pin": PIN})
+    assert bad.status_code == 400 and bad.json["message"].startswith("cards[0].corners[0]: must be a point")
+    assert client.post(path, data="x", headers={"X-Table-Pin": PIN}).status_code == 415
+    stored = client.post(path, json=overlay, headers={"X-Table-Pin": PIN})
+    assert stored.status_code == 201 and client.get(f"/snapshots/{digest}.json").json == stored.json
+    again = client.post(path, json={**overlay, "cards": []}, headers={"X-Table-Pin": PIN})
+    assert again.status_code == 409 and client.get(f"/snapshots/{digest}.json").json["cards"][0]["card"] == "QS"
+    missing = client.post("/api/snapshots/" + "0" * 64 + "/overlay", json=overlay, headers={"X-Table-Pin": PIN})
+    assert missing.status_code == 404 and "post the JPEG to /api/snapshots first" in missing.json["message"]
