@@ -109,21 +109,23 @@ def frame_jpeg(image: np.ndarray, width: int = 1280) -> bytes:
 def calibration_view(image: np.ndarray, zones: Any, corners: dict[str, Any] | None) -> dict[str, Any]:
     """What the calibration makes of ``image``: markers found, the state, and the zones in the image
     (through the corners set by hand when there are, else through the four markers)."""
-    from vision.calibration import CORNER_IDS, CORNER_NAMES, Calibrator, find_markers
+    from vision.calibration import CORNER_IDS, CORNER_NAMES, Calibration, find_markers
 
     height, width = image.shape[:2]
-    found = find_markers(image)
-    calibrator = Calibrator(zones.width, zones.height)
+    found = find_markers(image)  # once: marker detection is most of this request's time
+    missing = [CORNER_NAMES[i] for i in CORNER_IDS if i not in found]
     if corners is not None:
-        report = calibrator.set_corners(corners["corners"])
+        state, message, quad = "manual", "table corners set by hand; a moved camera cannot be noticed", corners["corners"]
+    elif not missing:
+        state, message, quad = "calibrated", "calibrated from the four markers", [found[i] for i in CORNER_IDS]
     else:
-        report = calibrator.update(image)
+        state, message, quad = "uncalibrated", f"marker {', '.join(missing)} not visible", None
+    calibration = Calibration.from_corners(quad, zones.width, zones.height) if quad else None
     return {
         "size": [width, height],
         "markers": [{"id": i, "name": CORNER_NAMES[i], "x": round(found[i][0], 1), "y": round(found[i][1], 1)}
                     for i in CORNER_IDS if i in found],
-        "missing": [CORNER_NAMES[i] for i in CORNER_IDS if i not in found],
-        "state": report.state, "usable": report.usable, "message": report.message,
+        "missing": missing, "state": state, "usable": calibration is not None, "message": message,
         "corners": corners["corners"] if corners else None,
-        "zones": zone_outlines(zones, report.calibration),
+        "zones": zone_outlines(zones, calibration),
     }

@@ -208,7 +208,7 @@ def test_phone_sees_the_live_table_and_taps_the_four_corners(camera_app, camera,
 
     camera.image = without_markers(camera.image)  # the markers are taken away: the next frame says so
     phone.wait_for_function("document.getElementById('camera-state').dataset.state === 'uncalibrated'", timeout=5000)
-    assert "not visible: top left" in phone.locator("#camera-state").inner_text()
+    assert "marker top left, top right, bottom right, bottom left not visible" in phone.locator("#camera-state").inner_text()
     phone.click("#tap-corners")
     box = phone.locator("#camera-frame").bounding_box()
     for x, y in CORNERS:  # frame pixels -> where they show on the phone

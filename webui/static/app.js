@@ -213,8 +213,7 @@ function startCamera() {
       const response = await fetch(box.dataset.view, { cache: "no-store" });
       if (response.ok) {
         view = await response.json();
-        const missing = view.missing.length && view.state !== "manual" ? ` · not visible: ${view.missing.join(", ")}` : "";
-        state.textContent = `${view.state}: ${view.message}${missing}`;
+        state.textContent = `${view.state}: ${view.message}`;
         state.dataset.state = view.state;
       } else {
         state.textContent = (await response.json()).message;
