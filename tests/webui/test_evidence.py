@@ -148,3 +148,16 @@ def test_scripts_post_what_they_read_on_a_snapshot(client):
     assert again.status_code == 409 and client.get(f"/snapshots/{digest}.json").json["cards"][0]["card"] == "QS"
     missing = client.post("/api/snapshots/" + "0" * 64 + "/overlay", json=overlay, headers={"X-Table-Pin": PIN})
     assert missing.status_code == 404 and "post the JPEG to /api/snapshots first" in missing.json["message"]
+
+
+def test_a_doubtful_reading_shows_its_photo_with_the_marks(client, app):
+    store = EventStore(app.config["DATABASE"], app.config["SNAPSHOT_DIR"])
+    overlay = make_overlay(32, 24, [{"card": "6H", "confidence": 0.41, "corners": [[5, 6]]}], [])
+    digest = store.put_snapshot(jpeg_bytes(), overlay)
+    store.close()
+    match_id = new_match(client)
+    post_event(client, match_id, "reading_proposed",
+               {"reading": "r1", "prompt": "6H or 8H?", "choices": ["6H", "8H"], "evidence": digest})
+    page = client.get(f"/m/{match_id}/hand").text
+    assert f'src="/snapshots/{digest}.jpg"' in page and 'viewBox="0 0 32 24"' in page
+    assert re.search(r'<g class="read unsure" data-card="6H">.*?<text [^>]+>6H 0.41</text>', page, re.S)
