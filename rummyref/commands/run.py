@@ -31,7 +31,8 @@ def register(subparsers) -> None:
     parser.add_argument("--frame-size", default="1280x720", help="frame size asked of the camera (picamera2, USB)")
     parser.add_argument("--table-cm", default="80x60", help="width x height of the playing area between the markers, cm")
     parser.add_argument("--corners", help="without markers: the table's four image corners as JSON "
-                        "[[x,y],...] clockwise from top left (a moved camera then goes unnoticed)")
+                        "[[x,y],...] clockwise from top left (a moved camera then goes unnoticed); default: the "
+                        "corners last tapped on the dashboard's camera page, else the markers")
     parser.add_argument("--gpio", default="off", help='GPIO buttons and LED, e.g. "knock=17,undo=27,led=22" or "on" '
                         '(the defaults) or "off"')
     parser.set_defaults(run=run)
@@ -111,6 +112,12 @@ def run(args: argparse.Namespace) -> int:
         print(f"rummyref run: cannot start the match record: {error}", file=sys.stderr)
         return 1
     if corners is None:
+        from webui.camera import stored_corners
+
+        # corners tapped on the dashboard's camera page are the fallback when none are given here
+        tapped = stored_corners(store)
+        corners = tuple(map(tuple, tapped["corners"])) if tapped else None
+    if corners is None:
         print("table geometry: from the four corner markers (print them with `rummyref markers`)", flush=True)
     else:
         print("WARNING: table corners set by hand; without markers a bumped camera cannot be noticed", flush=True)
@@ -124,6 +131,7 @@ def run(args: argparse.Namespace) -> int:
                         match.match_id, notify=notifier.notify,
                         on_events=lambda events: print("\n".join(e.describe() for e in events), flush=True),
                         on_camera=lambda status: (print(f"camera {status}", flush=True), panel.show_camera_state(status.state)))
+    app.config["CAMERA"] = pipeline  # the camera page shows its newest frame and sets corners through it
     panel = open_gpio(gpio_config, on_knock=lambda: pipeline.press("knock"), on_undo=lambda: pipeline.press("undo"))
     if gpio_config.enabled and not panel.active:
         print(f"GPIO: {panel.reason}", flush=True)
