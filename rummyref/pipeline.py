@@ -262,16 +262,19 @@ class Recorder:
         self._seen = store.last_event_id(match_id)
         self._camera_state: str | None = None
 
-    def snapshot(self, image: np.ndarray, observations: Sequence[CardObservation]) -> str:
-        """Store the frame with what was read drawn on it; returns its sha256."""
+    def snapshot(self, image: np.ndarray, observations: Sequence[CardObservation],
+                 zones: Sequence[dict[str, Any]] = ()) -> str:
+        """Store the frame as the camera took it, with what was read (card positions, ``zones`` as
+        image polygons) beside it for the dashboard to draw over the photo; returns its sha256."""
         import cv2
 
-        from vision.annotate import draw_observations
+        from webui.evidence import make_overlay
 
-        ok, jpeg = cv2.imencode(".jpg", draw_observations(image, list(observations)), [cv2.IMWRITE_JPEG_QUALITY, 85])
+        ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 85])
         if not ok:
             raise PipelineError("the frame could not be encoded as JPEG evidence")
-        return self.store.put_snapshot(jpeg.tobytes())
+        overlay = make_overlay(image.shape[1], image.shape[0], [o.to_json() for o in observations], zones)
+        return self.store.put_snapshot(jpeg.tobytes(), overlay)
 
     def _write(self, kind: str, payload: dict[str, Any]) -> Any:
         from webui.events import InvalidInput, record
@@ -424,6 +427,8 @@ class Pipeline:
         self._statuses: queue.Queue[Any] = queue.Queue(maxsize=64)
         self._camera_opener = camera_opener
         self.grabber = None
+        self._last_image: np.ndarray | None = None
+        self._new_corners: list[Sequence[Sequence[float]] | None] = []
         self._worker = threading.Thread(target=self._run, name="pipeline-worker", daemon=True)
         self.finished = threading.Event()
 
@@ -434,6 +439,15 @@ class Pipeline:
             self._commands.put_nowait(button)
         except queue.Full:
             log.warning("button %s ignored: too many presses waiting", button)
+
+    # the dashboard's camera page (``webui.camera.TableCamera``): the newest frame, corners set by hand
+    def latest_image(self) -> np.ndarray | None:
+        """The frame the worker read last (the same array; callers must not change it)."""
+        return self._last_image
+
+    def use_corners(self, corners: Sequence[Sequence[float]] | None) -> None:
+        """Read the table through these four image corners from now on (None: from the markers again)."""
+        self._new_corners.append(corners)  # list.append is atomic: the worker takes it up
 
     def _on_status(self, status: Any) -> None:
         try:
@@ -490,6 +504,8 @@ class Pipeline:
             self.finished.set()
 
     def _handle_inputs(self) -> None:
+        while self._new_corners:
+            self.reader.calibrator = make_calibrator(self.config.table_cm, self._new_corners.pop(0))
         while True:
             try:
                 status = self._statuses.get_nowait()
@@ -516,6 +532,7 @@ class Pipeline:
 
     def _process(self, frame_id: int, image: np.ndarray) -> None:
         self.stats.frames += 1
+        self._last_image = image
         reading = self.reader.read(frame_id, image)
         self.stats.read += reading.still
         self._commit(self.session.update(frame_id, reading.sightings, reading.still), (image, reading.observations))
@@ -525,7 +542,10 @@ class Pipeline:
         if not events:
             return
         hand, tracker = self.session.owner(events)
-        evidence = self.recorder.snapshot(*frame) if frame is not None else None
+        from webui.evidence import zone_outlines
+
+        zones = zone_outlines(self.zones, self.reader.calibrator.calibration)
+        evidence = self.recorder.snapshot(*frame, zones) if frame is not None else None
         self.recorder.record(events, hand, tracker, evidence)
         self.stats.events += len(events)
         self.on_events(events)

@@ -36,7 +36,8 @@ class Table:
 
     def pipeline(self, config: Any, *, on_camera: Callable[[Any], None] = lambda status: None,
                  on_events: Callable[[list], None] = lambda events: None, **options: Any) -> Any:
-        """A :class:`~rummyref.pipeline.Pipeline` writing into this match; every event and camera state is printed."""
+        """A :class:`~rummyref.pipeline.Pipeline` writing into this match, shown on the dashboard's camera page;
+        every event and camera state is printed."""
         from rummyref.pipeline import Pipeline
 
         def events(batch) -> None:
@@ -47,8 +48,10 @@ class Table:
             print(f"camera {status}", flush=True)
             on_camera(status)
 
-        return Pipeline(config, self.open_store, self.match_id, notify=self.app.extensions["rummyref.notifier"].notify,
-                        on_events=events, on_camera=camera, **options)
+        pipeline = Pipeline(config, self.open_store, self.match_id, notify=self.app.extensions["rummyref.notifier"].notify,
+                            on_events=events, on_camera=camera, **options)
+        self.app.config["CAMERA"] = pipeline  # the camera page shows its newest frame and sets corners through it
+        return pipeline
 
     def run(self, pipeline: Any, host: str, port: int, command: str, *, announce: Callable[[], None],
             on_end: Callable[[], None], on_stop: Callable[[], None] = lambda: None) -> int:

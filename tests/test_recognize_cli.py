@@ -84,6 +84,14 @@ def test_annotate_draws_what_was_seen(tmp_path, capsys):
     assert drawn.shape[:2] == (1200, 1600) or drawn.shape[:2] == (1600, 1200)
 
 
+def test_annotate_without_a_picture_format_is_refused_before_reading(tmp_path, capsys):
+    out = tmp_path / "seen"
+    assert main(["recognize", str(real("ee326_sustech/training/10hearts.jpg")), "--annotate", str(out)]) == 2
+    error = capsys.readouterr().err
+    assert "--annotate" in error and ".png" in error
+    assert not out.exists()
+
+
 def test_eval_vision_scores_identities_against_labels(tmp_path, capsys):
     photos = [real(f"ee326_sustech/training/{n}.jpg") for n in ("green_many", "8cards_top", "Kclubs")]
     _, results = run_json(capsys, *map(str, photos))

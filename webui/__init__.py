@@ -19,6 +19,7 @@ from flask import Flask, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
 from webui import db, rulebook
+from webui.deck_learning import DeckJobs
 from webui.live import Notifier
 from webui.security import PinLimiter, PinRequired, TooManyAttempts, csrf_token, new_pin, unlocked
 from webui.store import EventStore
@@ -33,7 +34,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     ``SNAPSHOT_DIR``, ``PIN`` and ``API_TOKEN`` (default: generated once per table
     and kept in the record), ``PUBLIC_URL`` (the address phones use, for the QR code),
     ``PIN_FREE_FAILURES``, ``PIN_BASE_DELAY``, ``PIN_CLOCK`` (rate limit), ``SSE_LIFETIME``,
-    ``RULES_DIR`` (the rulebook texts quoted on result pages).
+    ``RULES_DIR`` (the rulebook texts quoted on result pages), ``CAMERA`` (a
+    :class:`webui.camera.TableCamera` for the camera page; None: no camera), ``DECK_DIR`` (where
+    learned decks are kept, default ``$RUMMYREF_DATA``), ``MODEL_DIR`` (the recognizer's models).
     """
     app = Flask(__name__)
     app.config.update(
@@ -45,7 +48,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         PIN_CLOCK=None,
         SSE_LIFETIME=300.0,
         RULES_DIR=rulebook.default_rules_dir(),
-        MAX_CONTENT_LENGTH=8 * 1024 * 1024,
+        CAMERA=None,
+        DECK_DIR=None,
+        MODEL_DIR=None,
+        MAX_CONTENT_LENGTH=64 * 1024 * 1024,  # a few phone photos of a deck layout
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
         PERMANENT_SESSION_LIFETIME=timedelta(days=30),
@@ -68,14 +74,17 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         limiter_args["clock"] = app.config["PIN_CLOCK"]
     app.extensions["rummyref.limiter"] = PinLimiter(**limiter_args)
     app.extensions["rummyref.notifier"] = Notifier()
+    app.extensions["rummyref.deck_jobs"] = DeckJobs()
 
     db.init_app(app)
-    from webui import api, tournament_views, views
+    from webui import api, camera_views, deck_views, tournament_views, views
 
     app.register_blueprint(views.bp)
     app.register_blueprint(tournament_views.bp)
     app.register_blueprint(api.bp)
-    app.jinja_env.globals.update(csrf_token=csrf_token, unlocked=unlocked)
+    app.register_blueprint(camera_views.bp)
+    app.register_blueprint(deck_views.bp)
+    app.jinja_env.globals.update(csrf_token=csrf_token, unlocked=unlocked, evidence_drawing=views.evidence_drawing)
     from webui import cards_view
 
     app.jinja_env.filters["card"] = cards_view.card_face
@@ -85,7 +94,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
 
 def _wants_json() -> bool:
-    return request.path.startswith("/api/")
+    return request.path.startswith("/api/") or request.path.endswith(".json")
 
 
 def _register_error_handlers(app: Flask) -> None:

@@ -6,6 +6,7 @@ Reads are open; writes need ``X-Table-Pin: <pin>`` or ``Authorization: Bearer <a
     POST /api/matches/<id>/events         {"kind": "discard", "payload": {"player": "Ann", "card": "KS"}}
     POST /api/matches/<id>/hands          {"knocker": "Ann", "hands": {"Ann": "...", "Ben": "..."}}
     POST /api/snapshots                   (body: JPEG bytes)  -> {"sha256": ...}
+    POST /api/snapshots/<sha256>/overlay  {"size": [w, h], "cards": [...], "zones": [...]} (what was read on it)
     GET  /api/matches/<id>                the derived state
     POST /api/tournaments                 {"players": [...], "system": "round_robin" | "swiss", "seed": "..."}
     POST /api/tournaments/<id>/results    {"round": 1, "first": "Ann", "second": "Ben", "winner": "Ann", "amount": 202}
@@ -15,7 +16,8 @@ Games (``"game"`` of a new match): gin (``"options": {"hollywood": true}`` for H
 chouette, partnership, wiener, tiles. A hand of any game can be posted as cards to
 ``/hands``: ``knocker`` (one table), ``knockers`` (one per partnership table, in the order of
 ``tables``), ``winner`` (tile Rummy: the player out, or "" when the pool ran out). A Wiener
-Rummy re-buy is the event ``{"kind": "rebuy", "payload": {"player": "Ann"}}``.
+Rummy re-buy is the event ``{"kind": "rebuy", "payload": {"player": "Ann"}}``; its undo is
+``{"kind": "rebuy_voided", "payload": {"rebuy": <the re-buy's event id>, "reason": "..."}}``.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from flask import Blueprint, abort, jsonify, request
 from webui import events
 from webui.db import get_store, notifier
 from webui.security import require_pin_for_api
+from webui.evidence import OverlayError, make_overlay
 from webui.state import EVENT_KINDS, UnknownMatch, UnknownTournament, replay, replay_tournament
 from webui.store import Event, StoreError
 
@@ -112,6 +115,28 @@ def post_snapshot():
     return jsonify({"sha256": digest}), 201
 
 
+@bp.post("/snapshots/<digest>/overlay")
+def post_snapshot_overlay(digest: str):
+    """What was read on a stored snapshot (see :mod:`webui.evidence`); a snapshot keeps its first overlay."""
+    store = get_store()
+    if len(digest) != 64 or not store.has_snapshot(digest):
+        abort(404, description=f"no snapshot {digest[:64]!r}: post the JPEG to /api/snapshots first")
+    body = _json_body()
+    size = body.get("size")
+    try:
+        if not (isinstance(size, list) and len(size) == 2):
+            raise OverlayError(f"size: must be [width, height] of the photo, got {size!r}"[:200])
+        cards, zones = body.get("cards", []), body.get("zones", [])
+        if not isinstance(cards, list) or not isinstance(zones, list):
+            raise OverlayError("cards and zones must be lists")
+        overlay = make_overlay(size[0], size[1], cards, zones)
+    except OverlayError as exc:
+        return jsonify({"error": "invalid overlay", "message": str(exc)}), 400
+    if not store.add_snapshot_overlay(digest, overlay):
+        return jsonify({"error": "overlay exists", "message": "this snapshot already has its overlay"}), 409
+    return jsonify(overlay), 201
+
+
 @bp.get("/matches/<match_id>")
 def match_state(match_id: str):
     state = _existing(match_id)
@@ -127,7 +152,8 @@ def match_state(match_id: str):
         "tables": [{"players": list(t.players), "dealer": t.dealer} for t in standing.tables],
         "facts": dict(standing.facts), "money": standing.money,
         "rebuy_allowed": [p for p, why in standing.rebuy.items() if why is None],
-        "turn_since": state.turn_since, "rebuys": [r.player for r in state.rebuys],
+        "turn_since": state.turn_since, "rebuys": [r.player for r in state.counted_rebuys],
+        "rebuys_undone": [{"rebuy": r.event_id, "player": r.player} for r in state.rebuys if not r.counted],
         "hands": [{"hand": h.hand_id, "number": h.number, "status": h.status, "result": h.result} for h in state.hands],
         "discards": state.discards, "stock_count": state.stock_count, "turn": state.turn,
         "pending_readings": [{"reading": r.reading_id, "prompt": r.prompt, "choices": r.choices} for r in state.pending_readings],

@@ -215,6 +215,14 @@ def check_event(store: EventStore, state: MatchState, kind: str, payload: Any, s
     if kind == "rebuy":
         _require(state.game == "wiener", "kind", "only Wiener Rummy has a re-buy")
         return {"player": check_player(state, p.get("player"), "player")}
+    if kind == "rebuy_voided":
+        event_id = p.get("rebuy")
+        try:
+            rebuy = state.rebuy(event_id)
+        except LookupError:
+            raise InvalidInput("rebuy", f"no re-buy {event_id!r} in this match") from None
+        _require(rebuy.counted, "rebuy", f"{rebuy.player}'s re-buy is already undone")
+        return {"rebuy": rebuy.event_id, "reason": check_text(p.get("reason", ""), "reason")}
     if kind == "hand_recorded":
         dealer = p.get("dealer")
         return {"dealer": None if dealer is None else check_player(state, dealer, "dealer"),
@@ -242,11 +250,11 @@ def setup_of(state: MatchState) -> engine_adapter.Setup:
 
 
 def standing(state: MatchState, before: int | None = None) -> engine_adapter.Standing:
-    """The standing from every hand that counts (undone hands do not) and every re-buy, in
+    """The standing from every hand and re-buy that counts (undone ones do not), in
     the order they were recorded; with ``before``, only those recorded before that event id."""
     actions: list[tuple[int, engine_adapter.Action]] = [
         (h.hand_id, engine_adapter.Played(h.result, h.dealer)) for h in state.counted_hands]
-    actions += [(r.event_id, engine_adapter.Rebuy(r.player)) for r in state.rebuys]
+    actions += [(r.event_id, engine_adapter.Rebuy(r.player)) for r in state.counted_rebuys]
     ordered = [action for event_id, action in sorted(actions, key=lambda pair: pair[0])
                if before is None or event_id < before]
     return engine_adapter.form(state.game).standing(setup_of(state), ordered)
@@ -269,7 +277,7 @@ def record(store: EventStore, match_id: str, kind: str, payload: Any, actor: str
             try:
                 standing(after)
             except engine_adapter.HandRejected as exc:
-                raise InvalidInput("player" if kind == "rebuy" else "hand", str(exc)) from None
+                raise InvalidInput({"rebuy": "player", "rebuy_voided": "rebuy"}.get(kind, "hand"), str(exc)) from None
         return store.append(match_id, kind, clean, actor)
 
 

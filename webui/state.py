@@ -76,12 +76,17 @@ class Reading:
 
 @dataclass
 class RebuyRecord:
-    """A Wiener Rummy player who bought back in (001)."""
+    """A Wiener Rummy player who bought back in (001), with its audit trail (the re-buy, its undo)."""
 
     event_id: int
     player: str
     actor: str
     at: str
+    revisions: list[Revision] = field(default_factory=list)
+
+    @property
+    def counted(self) -> bool:
+        return not any(r.kind == "rebuy_voided" for r in self.revisions)
 
 
 @dataclass
@@ -110,6 +115,16 @@ class MatchState:
     @property
     def counted_hands(self) -> list[HandRecord]:
         return [hand for hand in self.hands if hand.counted]
+
+    @property
+    def counted_rebuys(self) -> list[RebuyRecord]:
+        return [rebuy for rebuy in self.rebuys if rebuy.counted]
+
+    def rebuy(self, event_id: int) -> RebuyRecord:
+        for rebuy in self.rebuys:
+            if rebuy.event_id == event_id:
+                return rebuy
+        raise LookupError(f"match {self.match_id} has no re-buy {event_id}")
 
     @property
     def pending_readings(self) -> list[Reading]:
@@ -188,7 +203,11 @@ def _table(state: MatchState, event: Event) -> None:
 
 
 def _rebuy(state: MatchState, event: Event) -> None:
-    state.rebuys.append(RebuyRecord(event.id, event.payload["player"], event.actor, event.created_at))
+    state.rebuys.append(RebuyRecord(event.id, event.payload["player"], event.actor, event.created_at, [_revision(event)]))
+
+
+def _rebuy_voided(state: MatchState, event: Event) -> None:
+    state.rebuy(event.payload["rebuy"]).revisions.append(_revision(event))
 
 
 def _reading_proposed(state: MatchState, event: Event) -> None:
@@ -219,6 +238,7 @@ _APPLY = {
     "reading_proposed": _reading_proposed,
     "reading_confirmed": _reading_confirmed,
     "rebuy": _rebuy,
+    "rebuy_voided": _rebuy_voided,
     "camera": _camera,
     "play": _play,
 }

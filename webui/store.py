@@ -66,6 +66,10 @@ MIGRATIONS: tuple[str, ...] = (
         created_at TEXT NOT NULL
     );
     """,
+    # 4: what was read on a snapshot (card outlines, zones), drawn over the photo by the browser
+    """
+    ALTER TABLE snapshots ADD COLUMN overlay TEXT;
+    """,
 )
 LATEST_VERSION = len(MIGRATIONS)
 
@@ -186,8 +190,12 @@ class EventStore:
         return self._conn.execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone()[0]
 
     # -- snapshots ----------------------------------------------------------------------
-    def put_snapshot(self, jpeg: bytes) -> str:
-        """Store an evidence JPEG under its sha256 (idempotent) and return the hash."""
+    def put_snapshot(self, jpeg: bytes, overlay: dict[str, Any] | None = None) -> str:
+        """Store an evidence JPEG under its sha256 (idempotent) and return the hash.
+
+        ``overlay`` is what was read on the photo (see :mod:`webui.evidence`); the photo itself
+        stays as the camera took it. The first overlay given for a photo is the one kept.
+        """
         if not jpeg.startswith(JPEG_MAGIC):
             raise StoreError("a snapshot must be a JPEG image (it does not start with the JPEG marker FF D8 FF)")
         digest = hashlib.sha256(jpeg).hexdigest()
@@ -200,7 +208,21 @@ class EventStore:
                 "INSERT OR IGNORE INTO snapshots (sha256, size, created_at) VALUES (?, ?, ?)",
                 (digest, len(jpeg), _now()),
             )
+        if overlay is not None:
+            self.add_snapshot_overlay(digest, overlay)
         return digest
+
+    def add_snapshot_overlay(self, digest: str, overlay: dict[str, Any]) -> bool:
+        """Keep ``overlay`` for the stored snapshot ``digest`` unless it has one; True if kept."""
+        with self._transaction():
+            cursor = self._conn.execute("UPDATE snapshots SET overlay = ? WHERE sha256 = ? AND overlay IS NULL",
+                                        (json.dumps(overlay, separators=(",", ":")), digest))
+        return cursor.rowcount == 1
+
+    def snapshot_overlay(self, digest: str) -> dict[str, Any] | None:
+        """What was read on the snapshot ``digest``, or None (no overlay, or no such snapshot)."""
+        row = self._conn.execute("SELECT overlay FROM snapshots WHERE sha256 = ?", (digest,)).fetchone()
+        return json.loads(row[0]) if row and row[0] else None
 
     def snapshot_path(self, digest: str) -> Path:
         if len(digest) != 64 or any(c not in "0123456789abcdef" for c in digest):

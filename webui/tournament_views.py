@@ -1,4 +1,4 @@
-"""The tournament pages (000 §17): set-up, standings, pairings, and entering match results."""
+"""The tournament pages (000 §17): set-up, standings and pairings (live), and entering match results."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from webui.db import get_store, notifier
 from webui.engine_adapter.tournament import SYSTEMS
 from webui.security import actor, check_csrf, require_pin_for_form
 from webui.state import TournamentState, UnknownTournament, replay_tournament
+from webui.views import event_stream
 
 bp = Blueprint("tournaments", __name__)
 MAX_PLAYERS_TYPED = 64
@@ -54,6 +55,18 @@ def new():
 @bp.get("/t/<tournament_id>")
 def page(tournament_id: str):
     return _page("tournament.html", load_tournament(tournament_id))
+
+
+@bp.get("/t/<tournament_id>/part")
+def live_part(tournament_id: str):
+    """Standings and pairings, re-fetched by the page on each update."""
+    return _page("part_tournament.html", load_tournament(tournament_id))
+
+
+@bp.get("/t/<tournament_id>/live")
+def live_stream(tournament_id: str):
+    load_tournament(tournament_id)
+    return event_stream(tournament_id)
 
 
 @bp.post("/t/<tournament_id>/results")

@@ -14,7 +14,7 @@ from flask import (Blueprint, Response, abort, current_app, redirect, render_tem
                    send_file, session, stream_with_context, url_for)
 from markupsafe import Markup
 
-from webui import engine_adapter, events, live, rulebook
+from webui import engine_adapter, events, evidence, live, rulebook
 from webui.db import get_store, notifier, open_store
 from webui.security import (actor, check_csrf, check_pin, is_local_request, require_pin_for_form, unlock_session,
                             unlocked)
@@ -192,9 +192,8 @@ def live_part(match_id: str, name: str):
     return _page(f"part_{name}.html", state, **(_timer(state) if name == "hand" else {}))
 
 
-@bp.get("/m/<match_id>/live")
-def live_stream(match_id: str):
-    load_match(match_id)
+def event_stream(record_id: str) -> Response:
+    """Server-sent events for a match or tournament: an ``update`` whenever its record grows."""
     since = request.headers.get("Last-Event-ID") or request.args.get("since") or "0"
     since_id = int(since) if since.isdigit() else 0
     lifetime = current_app.config["SSE_LIFETIME"]
@@ -202,12 +201,18 @@ def live_stream(match_id: str):
 
     def generate():
         try:
-            yield from live.stream(lambda: store.last_event_id(match_id), notifier(), since_id, lifetime)
+            yield from live.stream(lambda: store.last_event_id(record_id), notifier(), since_id, lifetime)
         finally:
             store.close()
 
     return Response(stream_with_context(generate()), mimetype="text/event-stream",
                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+@bp.get("/m/<match_id>/live")
+def live_stream(match_id: str):
+    load_match(match_id)
+    return event_stream(match_id)
 
 
 @bp.get("/m/<match_id>/hands/<int:hand_id>")
@@ -227,6 +232,22 @@ def hand_result(match_id: str, hand_id: int):
 @bp.get("/m/<match_id>/history")
 def history(match_id: str):
     return _page("history.html", load_match(match_id))
+
+
+def evidence_drawing(digest: str) -> evidence.Drawing | None:
+    """The marks to draw over snapshot ``digest`` (a template global), None when nothing was stored."""
+    overlay = get_store().snapshot_overlay(digest)
+    return evidence.draw(overlay) if overlay else None
+
+
+@bp.get("/snapshots/<digest>.json")
+def snapshot_overlay(digest: str):
+    """What was read on a snapshot, as stored: image size, card readings, zones (image pixels)."""
+    store = get_store()
+    overlay = store.snapshot_overlay(digest) if len(digest) == 64 and store.has_snapshot(digest) else None
+    if overlay is None:
+        abort(404, description="no overlay for this snapshot")
+    return overlay
 
 
 @bp.get("/snapshots/<digest>.jpg")
@@ -269,6 +290,13 @@ def rebuy(match_id: str):
     """Wiener Rummy: a player between 81 and 100 buys back in (001)."""
     return _change(match_id, "rebuy", {"player": request.form.get("player")},
                    url_for("views.scoreboard", match_id=match_id))
+
+
+@bp.post("/m/<match_id>/rebuys/<int:rebuy_id>/undo")
+def undo_rebuy(match_id: str, rebuy_id: int):
+    """Wiener Rummy: a re-buy entered by mistake is undone (a new event; the re-buy stays on record)."""
+    return _change(match_id, "rebuy_voided", {"rebuy": rebuy_id, "reason": request.form.get("reason") or "undone"},
+                   url_for("views.history", match_id=match_id) + f"#rebuy-{rebuy_id}")
 
 
 @bp.post("/m/<match_id>/hands/<int:hand_id>/undo")

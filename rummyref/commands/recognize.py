@@ -7,6 +7,9 @@ import json
 import sys
 from pathlib import Path
 
+# Picture formats OpenCV writes everywhere; checked before any image is read.
+ANNOTATION_FORMATS = {".png", ".jpg", ".jpeg"}
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
@@ -62,6 +65,10 @@ def run(args: argparse.Namespace) -> int:
     from vision.annotate import draw_observations
     from vision.imageio import ImageLoadError, load_image
 
+    if args.annotate and args.annotate.suffix.lower() not in ANNOTATION_FORMATS:
+        print(f"rummyref: --annotate {args.annotate}: name a picture file ending in "
+              f"{', '.join(sorted(ANNOTATION_FORMATS))}", file=sys.stderr)
+        return 2
     try:
         recognizer = build_recognizer(args)
     except (FileNotFoundError, ValueError) as error:

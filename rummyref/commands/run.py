@@ -29,7 +29,8 @@ def register(subparsers) -> None:
     parser.add_argument("--frame-size", default="1280x720", help="frame size asked of the camera (picamera2, USB)")
     parser.add_argument("--table-cm", default="80x60", help="width x height of the playing area between the markers, cm")
     parser.add_argument("--corners", help="without markers: the table's four image corners as JSON "
-                        "[[x,y],...] clockwise from top left (a moved camera then goes unnoticed)")
+                        "[[x,y],...] clockwise from top left (a moved camera then goes unnoticed); default: the "
+                        "corners last tapped on the dashboard's camera page, else the markers")
     parser.add_argument("--gpio", default="off", help='GPIO buttons and LED, e.g. "knock=17,undo=27,led=22" or "on" '
                         '(the defaults) or "off"')
     parser.set_defaults(run=run)
@@ -100,6 +101,12 @@ def run(args: argparse.Namespace) -> int:
     except TableError as error:
         print(f"rummyref run: {error}", file=sys.stderr)
         return 1
+    if corners is None:
+        from webui.camera import stored_corners
+
+        # corners tapped on the dashboard's camera page are the fallback when none are given here
+        tapped = stored_corners(table.store)
+        corners = tuple(map(tuple, tapped["corners"])) if tapped else None
     if corners is None:
         print("table geometry: from the four corner markers (print them with `rummyref markers`)", flush=True)
     else:

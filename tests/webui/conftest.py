@@ -29,6 +29,20 @@ def client(app):
 
 
 @pytest.fixture
+def camera(table_frame):
+    from tests.webui.support import RenderedCamera
+
+    return RenderedCamera(table_frame)
+
+
+@pytest.fixture
+def camera_app(app, camera):
+    """The app of a running referee: the camera page shows ``camera``."""
+    app.config["CAMERA"] = camera
+    return app
+
+
+@pytest.fixture
 def server(app):
     """A real waitress server on 127.0.0.1 and a free port, in a thread."""
     httpd = make_server(app, host="127.0.0.1", port=0)
@@ -56,6 +70,21 @@ def _device(browser, viewport: dict, scale: int):
     context = browser.new_context(viewport=viewport, device_scale_factor=scale, is_mobile=True, has_touch=True)
     yield context.new_page()
     context.close()
+
+
+@pytest.fixture(scope="session")
+def table_frame():
+    """A rendered camera frame of a table (markers, felt, seven cards face up), BGR 1280x720."""
+    from tests.webui.support import render_table
+
+    return render_table()
+
+
+@pytest.fixture(scope="session")
+def recognizer():
+    from vision.recognizer import Recognizer
+
+    return Recognizer()
 
 
 @pytest.fixture

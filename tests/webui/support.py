@@ -43,9 +43,47 @@ def knock_result(points: int = 12) -> dict:
 
 
 
+TABLE_CARDS = ("7H", "8H", "9H", "KS", "KD", "KC")
 
 
+def render_table(width: int = 1280, height: int = 720, seed: int = 1):
+    """A camera frame as :mod:`rummyref.render_game` films a table: markers at the corners and
+    :data:`TABLE_CARDS` laid out in a row in the near seat's zone."""
+    from engine.simulate import Placed
+    from rummyref.render_game import GameRenderer
 
+    renderer = GameRenderer(width, height, seed=seed)
+    return renderer.render(tuple(Placed(code, 20 + 9.5 * i, 48, "layout") for i, code in enumerate(TABLE_CARDS)), True)
+
+
+class RenderedCamera:
+    """A stand-in for the running pipeline's camera (``webui.camera.TableCamera``) showing a rendered
+    table; it remembers the corners the dashboard hands it."""
+
+    def __init__(self, image) -> None:
+        from engine.zones import default_zones
+
+        self.image = image
+        self.zones = default_zones("gin", 2)
+        self.corners_used: list = []
+
+    def latest_image(self):
+        return self.image
+
+    def use_corners(self, corners) -> None:
+        self.corners_used.append(corners)
+
+
+def without_markers(image):
+    """The frame with its four table markers covered by felt, as on a table without them."""
+    import cv2
+
+    from vision.calibration import find_markers
+
+    covered = image.copy()
+    for x, y in find_markers(image).values():
+        cv2.circle(covered, (round(x), round(y)), 40, (30, 100, 26), -1)
+    return covered
 
 
 def csrf_of(client, path: str = "/unlock") -> str:
@@ -70,14 +108,13 @@ def post_event(client, match_id: str, kind: str, payload: dict, pin: str | None 
 
 
 
-
-
-
+def screenshot_dir() -> Path:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    return SCREENSHOTS
 
 
 def screenshot(page, name: str) -> Path:
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    path = SCREENSHOTS / f"{name}.png"
+    path = screenshot_dir() / f"{name}.png"
     page.wait_for_timeout(700)  # let the update animation finish
     page.screenshot(path=str(path), full_page=True)
     return path

@@ -68,6 +68,20 @@ def test_wiener_rebuy_needs_the_pin(server, phone):
     assert "re-bought" in phone.locator(".chip").all_text_contents()
     assert http_get(server, f"/api/matches/{match_id}")["facts"]["Pot"] == "20"
 
+    # entered by mistake: undone from the history, the re-buy stays on record
+    phone.goto(f"{server}/m/{match_id}/history")
+    (rebuy,) = phone.locator("article[id^=rebuy-]").all()
+    rebuy.locator('input[name="reason"]').fill("Ben did not pay in")
+    rebuy.locator("button").click()
+    phone.wait_for_url(f"{server}/m/{match_id}/history*")
+    trail = phone.locator("article[id^=rebuy-] .audit").inner_text()
+    assert "Ben bought back in" in trail and "Ben re-buy undone Ben did not pay in" in trail
+    assert phone.locator("article[id^=rebuy-] .tag").inner_text() == "undone"
+    screenshot(phone, "history-rebuy-undone")
+    phone.goto(f"{server}/m/{match_id}")
+    assert phone.locator('.total[data-player="Ben"]').inner_text() == "99"
+    assert phone.locator(".rebuy button").all_inner_texts() == ["Ben"], "back at 99: Ben may buy back in again"
+
 
 def test_partnership_round_scored_by_tapping_on_a_tablet(server, tablet):
     match_id = new_match(server, "partnership", ["Ann", "Ben", "Cy", "Dee"])
@@ -184,3 +198,57 @@ def test_setup_and_tournament_pages(server, phone):
     phone.wait_for_url(f"{server}/t/*")
     assert phone.locator(".standings tbody tr").nth(0).inner_text().split("\t")[1:] == [winner, "1", "+120"]
     screenshot(phone, "tournament")
+
+
+def test_swiss_standings_and_next_round_arrive_live(server, phone):
+    players = ["Ann", "Ben", "Cy", "Dee", "Eve", "Fay"]
+    tournament_id = http_post(server, "/api/tournaments", {"players": players, "system": "swiss", "seed": "club"})["match_id"]
+    pairings = http_get(server, f"/api/tournaments/{tournament_id}")["rounds"][0]["pairings"]
+    phone.goto(f"{server}/t/{tournament_id}")
+    assert phone.locator(".round").count() == 1
+    phone.wait_for_function("!document.querySelector('.live-status.down')")
+    phone.evaluate("window.__same_page = true")
+    time.sleep(0.3)  # let the EventSource connect
+
+    def enter(pairing: dict, winner: str, amount: int) -> None:
+        http_post(server, f"/api/tournaments/{tournament_id}/results",
+                  {"round": 1, "first": pairing["first"], "second": pairing["second"], "winner": winner, "amount": amount})
+
+    sent = time.monotonic()
+    enter(pairings[0], pairings[0]["second"], 140)
+    phone.wait_for_function(f"document.querySelector('.standings tbody tr td:nth-child(2)').textContent === "
+                            f"'{pairings[0]['second']}'", timeout=3000)
+    latency = time.monotonic() - sent
+    assert latency < 1.0, f"the update took {latency:.2f} s"
+    enter(pairings[1], pairings[1]["first"], 60)
+    enter(pairings[2], pairings[2]["first"], 30)
+    phone.wait_for_function("document.querySelectorAll('.round').length === 2", timeout=3000)
+    assert phone.evaluate("window.__same_page") is True, "the page reloaded instead of updating live"
+    assert phone.locator(".round.current").get_attribute("id") == "round-2"
+    round_two = " ".join(phone.locator(".round.current .pairings li").all_inner_texts())
+    assert phone.locator(".round.current .pairings li").count() == 3 and all(p in round_two for p in players)
+    standings = [row.split("\t") for row in phone.locator(".standings tbody tr").all_inner_texts()]
+    assert [(r[1], r[3]) for r in standings[:3]] == [(pairings[0]["second"], "+140"), (pairings[1]["first"], "+60"),
+                                                     (pairings[2]["first"], "+30")]
+    screenshot(phone, "tournament-live")
+
+
+def test_a_result_being_typed_is_not_wiped_by_a_live_update(server, phone):
+    tournament_id = http_post(server, "/api/tournaments", {"players": ["Ann", "Ben", "Cy", "Dee"], "seed": "club"})["match_id"]
+    first, second = http_get(server, f"/api/tournaments/{tournament_id}")["rounds"][0]["pairings"]
+    phone.goto(f"{server}/t/{tournament_id}")
+    phone.wait_for_function("!document.querySelector('.live-status.down')")
+    time.sleep(0.3)  # let the EventSource connect
+    typing = phone.locator("#round-1 .result-form").nth(1).locator('input[name="amount"]')
+    typing.fill("77")  # and the field keeps the focus
+    http_post(server, f"/api/tournaments/{tournament_id}/results",
+              {"round": 1, "first": first["first"], "second": first["second"], "winner": first["first"], "amount": 50})
+    time.sleep(1.5)
+    assert typing.input_value() == "77" and typing.evaluate("field => field === document.activeElement")
+    assert phone.locator(".standings .pts").first.inner_text() == "0", "no update while typing"
+    phone.locator("h1").click()  # leaves the field, still filled in: on to the winner's radio button
+    time.sleep(1.5)
+    assert typing.input_value() == "77", "a filled-in form is kept when the field loses the focus"
+    typing.fill("")  # given up: the update comes now
+    phone.locator("h1").click()
+    phone.wait_for_function("document.querySelector('.standings .pts').textContent === '+50'", timeout=3000)

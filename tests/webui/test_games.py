@@ -311,3 +311,48 @@ def test_wiener_and_tile_results_quote_their_rulebook_sections(tmp_path, app, cl
     hand = scored(client, tiles, {"winner": "Ann", "hands": {"Ann": "", "Ben": TILES_BEN}})["id"]
     page = text(client.get(f"/m/{tiles}/hands/{hand}"))
     assert "<blockquote>Joker 25 Punkte!</blockquote>" in page and "left on the rack: 30" in page
+
+
+def test_wiener_rebuy_undo_keeps_the_rebuy_on_record_and_needs_the_pin(client):
+    match_id = create(client, "wiener", ["Ann", "Ben", "Cy"])
+    scored(client, match_id, wiener_round())
+    rebuy = post_event(client, match_id, "rebuy", {"player": "Ben"}).json["id"]
+    assert state(client, match_id)["totals"]["Ben"] == 6
+    token = csrf_of(client, f"/m/{match_id}/history")
+    form = {"reason": "Ben did not pay", "csrf_token": token}
+    assert client.post(f"/m/{match_id}/rebuys/{rebuy}/undo", data=form).status_code == 403
+    assert client.post(f"/m/{match_id}/rebuys/{rebuy}/undo", data={**form, "pin": "000000"}).status_code == 403
+    assert client.post(f"/m/{match_id}/rebuys/{rebuy}/undo", data={"pin": PIN, "reason": "x"}).status_code == 400  # CSRF
+    assert state(client, match_id)["rebuys"] == ["Ben"]
+    done = client.post(f"/m/{match_id}/rebuys/{rebuy}/undo", data={**form, "pin": PIN})
+    assert done.status_code == 302 and done.location == f"/m/{match_id}/history#rebuy-{rebuy}"
+    after = state(client, match_id)
+    assert after["rebuys"] == [] and after["rebuys_undone"] == [{"rebuy": rebuy, "player": "Ben"}]
+    assert after["totals"]["Ben"] == 99 and after["rebuy_allowed"] == ["Ben"], "back to 99: Ben may buy in again"
+    assert "Pot" not in after["facts"] or after["facts"]["Pot"] != "20"
+    history = text(client.get(f"/m/{match_id}/history"))
+    assert re.search(r'Ben</span> bought back in <small class="muted">api @', history), "the re-buy stays on record"
+    assert re.search(r'Ben</span> re-buy undone <q>Ben did not pay</q> <small class="muted">someone @ 127.0.0.1', history)
+    again = client.post(f"/m/{match_id}/rebuys/{rebuy}/undo", data={**form, "pin": PIN})
+    assert again.status_code == 400 and "Ben's re-buy is already undone" in text(again)
+    assert client.post(f"/m/{match_id}/rebuys/999999/undo", data={**form, "pin": PIN}).status_code == 400
+    # re-buying again is a new re-buy
+    assert post_event(client, match_id, "rebuy", {"player": "Ben"}).status_code == 201
+    assert state(client, match_id)["totals"]["Ben"] == 6
+
+
+def test_undoing_a_rebuy_after_more_rounds_rescores_them_without_it(client):
+    match_id = create(client, "wiener", ["Ann", "Ben", "Cy"])
+    scored(client, match_id, wiener_round())
+    rebuy = post_event(client, match_id, "rebuy", {"player": "Ben"}).json["id"]
+    scored(client, match_id, wiener_round(big="Cy", low="Ben"))
+    before = state(client, match_id)
+    assert before["totals"]["Ben"] == 12 and before["sheets"][0]["out"] == ["Cy"]
+    undone = post_event(client, match_id, "rebuy_voided", {"rebuy": rebuy, "reason": "entered for the wrong player"})
+    assert undone.status_code == 201
+    after = state(client, match_id)
+    assert after["totals"]["Ben"] == 105 and after["sheets"][0]["out"] == ["Ben", "Cy"], "99 + 6 without the re-buy: out"
+    missing = post_event(client, match_id, "rebuy_voided", {"rebuy": "x", "reason": "late"})
+    assert missing.status_code == 400 and missing.json["message"] == "rebuy: no re-buy 'x' in this match"
+    gin = create(client, "gin", ["Ann", "Ben"])
+    assert post_event(client, gin, "rebuy_voided", {"rebuy": rebuy, "reason": "x"}).json["field"] == "rebuy"

@@ -132,3 +132,25 @@ def test_tournament_pages(client):
     bad = client.post(f"/t/{tournament_id}/results", data={**form, "amount": "-3"})
     assert bad.status_code == 400 and "amount: must be a whole number" in text(bad)
     assert "round robin" in text(client.get("/"))
+
+
+def test_live_part_and_stream_of_a_tournament(client):
+    tournament_id = create(client, ["Ann", "Ben", "Cy", "Dee"])
+    part = client.get(f"/t/{tournament_id}/part")
+    assert part.status_code == 200 and "<html" not in part.text and 'class="standings"' in part.text
+    page = client.get(f"/t/{tournament_id}").text
+    assert f'data-stream="/t/{tournament_id}/live"' in page and f'data-src="/t/{tournament_id}/part"' in page
+    entered = result(client, tournament_id, 1, "Ann", "Dee", "Dee", 202).json["id"]
+    response = client.get(f"/t/{tournament_id}/live?since=0", buffered=False)
+    assert response.mimetype == "text/event-stream"
+    chunks, seen = response.iter_encoded(), b""
+    while b"event: update" not in seen:
+        seen += next(chunks)
+    response.close()
+    assert f'id: {entered}\nevent: update\ndata: {{"last_event": {entered}}}'.encode() in seen
+    assert "Dee</td><td>1</td><td class=\"pts\">+202" in client.get(f"/t/{tournament_id}/part").text
+
+
+def test_live_urls_of_an_unknown_tournament_are_404(client):
+    assert client.get("/t/tnosuch/part").status_code == 404
+    assert client.get("/t/tnosuch/live").status_code == 404

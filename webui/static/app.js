@@ -10,13 +10,28 @@ function startLive() {
   let busy = false;
   let again = false;
 
+  function editing() {
+    const focused = document.activeElement;
+    if (focused && region.contains(focused) && focused.matches("input, select, textarea")) return true;
+    return Array.from(region.querySelectorAll("input, select, textarea")).some((field) =>
+      field.type === "radio" || field.type === "checkbox" ? field.checked !== field.defaultChecked
+        : field.type !== "hidden" && field.value !== field.defaultValue);
+  }
+
   async function refresh() {
     if (busy) { again = true; return; }
+    // someone is filling in a form of the region (a tournament result, a PIN): the update waits
+    if (editing()) {
+      text.textContent = "update waits for your form";
+      setTimeout(refresh, 1000);
+      return;
+    }
     busy = true;
     try {
       const response = await fetch(region.dataset.src, { headers: { "X-Requested-With": "live" } });
       if (response.ok) {
         region.innerHTML = await response.text();
+        text.textContent = "live";
         region.classList.remove("flash"); void region.offsetWidth; region.classList.add("flash");
       }
     } finally {
@@ -132,7 +147,143 @@ function startSetup() {
   show();
 }
 
+// Evidence photos: a tap zooms in (a phone's width is too small to read the marks); the marks
+// of what was read can be hidden to look at the bare photo. Delegated, so photos inside live
+// regions (replaced on each update) work too.
+function startOverlayToggles() {
+  document.addEventListener("click", (event) => {
+    const zoom = event.target.closest(".evidence-photo .photo");
+    if (zoom) zoom.classList.toggle("zoomed");
+    const button = event.target.closest(".overlay-toggle");
+    if (!button) return;
+    const photo = button.closest(".evidence-photo").querySelector(".photo");
+    const bare = photo.classList.toggle("bare");
+    button.setAttribute("aria-pressed", bare ? "false" : "true");
+    button.textContent = bare ? "Show marks" : "Hide marks";
+  });
+}
+
+// Camera page: the newest frame about once a second, with the markers, zones and corners the
+// server found on it drawn over it; "tap the 4 corners" turns the next four taps into corners.
+function startCamera() {
+  const box = document.getElementById("camera");
+  if (!box) return;
+  const img = document.getElementById("camera-frame");
+  const svg = document.getElementById("camera-marks");
+  const state = document.getElementById("camera-state");
+  const field = document.getElementById("corners-field");
+  const hint = document.getElementById("tap-hint");
+  const NAMES = ["top left", "top right", "bottom right", "bottom left"];
+  const NS = "http://www.w3.org/2000/svg";
+  let taps = null;   // null: not tapping; else the points tapped so far (frame pixels)
+  let view = null;
+  let frames = 0;
+
+  function el(name, attrs, text) {
+    const node = document.createElementNS(NS, name);
+    Object.entries(attrs).forEach(([key, value]) => node.setAttribute(key, value));
+    if (text !== undefined) node.textContent = text;
+    svg.appendChild(node);
+  }
+  const pts = (points) => points.map((p) => p.join(",")).join(" ");
+
+  function draw() {
+    svg.textContent = "";
+    if (!view) return;
+    const [w, h] = view.size;
+    const r = Math.max(w, h) / 120;
+    svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
+    svg.style.setProperty("--text", `${Math.max(w, h) / 40}px`);
+    svg.style.setProperty("--line", `${Math.max(w, h) / 400}px`);
+    view.zones.forEach((z) => { el("polygon", { points: pts(z.points), class: "zone" }); });
+    if (view.corners && !taps) el("polygon", { points: pts(view.corners), class: "corners" });
+    view.markers.forEach((m) => {
+      el("circle", { cx: m.x, cy: m.y, r: r, class: "marker" });
+      el("text", { x: m.x + r * 1.4, y: m.y - r * 1.4, class: "marker" }, String(m.id));
+    });
+    (taps || []).forEach((p, i) => {
+      el("circle", { cx: p[0], cy: p[1], r: r, class: "tap" });
+      el("text", { x: p[0] + r * 1.4, y: p[1] - r * 1.4, class: "tap" }, String(i + 1));
+    });
+    if (taps && taps.length > 1) el("polyline", { points: pts(taps), class: "tap" });
+  }
+
+  async function refresh() {
+    try {
+      const response = await fetch(box.dataset.view, { cache: "no-store" });
+      if (response.ok) {
+        view = await response.json();
+        state.textContent = `${view.state}: ${view.message}`;
+        state.dataset.state = view.state;
+      } else {
+        state.textContent = (await response.json()).message;
+      }
+    } catch (error) { state.textContent = "the dashboard cannot be reached"; }
+    draw();
+  }
+
+  // the next frame loads once the last one has (no pile-up on a slow network)
+  function loaded() {
+    refresh();
+    setTimeout(() => { img.src = box.dataset.frame + "?n=" + (++frames); }, 800);
+  }
+  img.addEventListener("load", loaded);
+  if (img.complete && img.naturalWidth) loaded();  // the first frame came before this script ran
+  img.addEventListener("error", () => {
+    setTimeout(() => { img.src = box.dataset.frame + "?n=" + (++frames); }, 2000);
+    refresh();
+  });
+
+  document.getElementById("tap-corners").addEventListener("click", () => {
+    taps = [];
+    hint.textContent = "tap the " + NAMES[0];
+    draw();
+  });
+  svg.parentElement.addEventListener("click", (event) => {
+    if (!taps || !view) return;
+    const box = img.getBoundingClientRect();
+    const [w, h] = view.size;
+    const x = ((event.clientX - box.left) / box.width) * w;
+    const y = ((event.clientY - box.top) / box.height) * h;
+    taps.push([Math.round(x * 10) / 10, Math.round(y * 10) / 10]);
+    if (taps.length === 4) {
+      field.value = JSON.stringify(taps);
+      hint.textContent = "four corners tapped: save them with the PIN";
+      draw();
+      taps = null;
+      return;
+    }
+    hint.textContent = "tap the " + NAMES[taps.length];
+    draw();
+  });
+}
+
+// Deck learning: follow the run until it is done or failed.
+function startDeckJob() {
+  const box = document.getElementById("deck-job");
+  if (!box || box.dataset.state !== "running") return;
+  async function poll() {
+    let job;
+    try {
+      const response = await fetch(box.dataset.src, { cache: "no-store" });
+      job = await response.json();
+      if (!response.ok) throw new Error(job.message);
+    } catch (error) { setTimeout(poll, 2000); return; }
+    const lines = box.querySelector(".job-lines");
+    lines.textContent = "";
+    job.lines.forEach((line) => { const item = document.createElement("li"); item.textContent = line; lines.appendChild(item); });
+    if (job.state === "running") { setTimeout(poll, 700); return; }
+    box.dataset.state = job.state;
+    box.className = "deck-job " + job.state;
+    box.querySelector(".job-state").textContent = job.state === "done" ? `✔ learned in ${job.seconds.toFixed(1)} s` : "✖ not learned";
+    if (job.error) { const error = box.querySelector(".job-error"); error.textContent = job.error; error.hidden = false; }
+    box.querySelector(".job-help").hidden = job.state !== "failed";
+    if (job.result) { box.querySelector(".job-path").textContent = job.result.path; box.querySelector(".job-done").hidden = false; }
+  }
+  poll();
+}
+
 document.addEventListener("DOMContentLoaded", () => {
-  startLive(); startPicker(); startSetup();
+  startLive(); startPicker(); startSetup(); startOverlayToggles(); startCamera(); startDeckJob();
   tickTimers(); setInterval(tickTimers, 250);
 });
