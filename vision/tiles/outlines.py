@@ -1,0 +1,184 @@
+"""Finding tiles without a model: tile faces are the light, nearly colourless rectangles of a
+frame, and touching tiles in a row form one long rectangle that is cut at its seams.
+
+1. On the frame scaled to :data:`WORK_SIDE` pixels, a face score (lightness minus chroma in
+   Lab) is thresholded by Otsu; the face colour is then read from those pixels and the mask
+   redrawn as "close to the face colour" -- so warm or cold light, cream or white faces are
+   handled by the frame itself.
+2. Each outer contour's minimum-area rectangle is a tile or a row of tiles; its short side is
+   the tile height of a row, its long side the height of a lone tile.
+3. A row is cut into ``n`` tiles where the seams between touching tiles (the dark bevel lines
+   across the row) are deepest, ``n`` near ``length / (aspect * height)``.
+
+The result is tile candidates (centre, axis angle modulo a half turn, height, width), in frame
+pixels; the classifier decides which way is up and whether a candidate is a tile at all.
+
+>>> frame = np.full((200, 300, 3), 60, np.uint8)
+>>> for x in (100, 130, 160):                       # three touching tiles, 30x40
+...     _ = cv2.rectangle(frame, (x, 80), (x + 28, 120), (225, 235, 240), -1)
+>>> [(round(c.x), round(c.y), round(c.height)) for c in find_tiles(frame)]
+[(114, 100, 41), (144, 100, 41), (174, 100, 41)]
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+WORK_SIDE = 640
+"""The frame's long side while looking for faces (finer is slower and no better)."""
+ASPECT_RANGE = (0.62, 0.86)
+"""Tile width / height of the sets this reader knows."""
+COLOUR_TOLERANCE = 20.0
+"""How far (Lab a, b) a face pixel may be from the frame's face colour."""
+HULL_FILL = 0.86
+MIN_FILL = 0.6
+BEVEL = 0.035
+"""How much of a tile height the darker bevel takes off the face at each edge."""
+"""A blob's convex hull must fill ``HULL_FILL`` of its rectangle and the blob itself ``MIN_FILL``
+(a row of tiles fills nearly all of it; a digit reaching the bevel dents it)."""
+
+
+@dataclass(frozen=True)
+class TileCandidate:
+    """A light rectangle that may be a tile. ``angle``: the tile's up direction, modulo pi
+    (:mod:`vision.geometry` convention); ``row``: candidates cut from one rectangle share it."""
+
+    x: float
+    y: float
+    angle: float
+    height: float
+    width: float
+    row: int
+
+
+def face_mask(small: np.ndarray) -> np.ndarray:
+    """Pixels that look like tile face (uint8 0/255) in a scaled BGR frame.
+
+    The face colour is learned from the frame: the lightest, least coloured few percent of
+    its pixels are tile faces (or glare, which is as colourless); every pixel near that colour
+    and not much darker is face. So warm or cold light and cream or white faces need no setting.
+    """
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32) - np.float32([0, 128, 128])
+    light, a, b = lab[:, :, 0], lab[:, :, 1], lab[:, :, 2]
+    score = light - 1.5 * np.hypot(a, b)
+    top = score >= np.percentile(score, 97)
+    fl, fa, fb = np.median(light[top]), np.median(a[top]), np.median(b[top])
+    near = (np.hypot(a - fa, b - fb) < COLOUR_TOLERANCE) & (light > 0.68 * fl)
+    opened = cv2.morphologyEx(near.astype(np.uint8) * 255, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+    # Closing seals the dents of digits at the bevel and the thin seams inside a row.
+    return cv2.morphologyEx(opened, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+
+
+def _rect_blobs(mask: np.ndarray, min_area: float, width: float | None = None) -> list:
+    """Min-area rectangles of the blobs that fill them like tiles do. A blob that does not
+    (a tile touching a light stripe of the table, a glare spot) is opened with a kernel of
+    half a tile's ``width`` and looked at again: thin stripes and bridges fall away."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    rects, merged = [], []
+    for contour in contours:
+        area = cv2.contourArea(contour)
+        if area < min_area:
+            continue
+        rect = cv2.minAreaRect(contour)
+        w, h = rect[1]
+        # The hull ignores dents where a digit's ink reaches the darker bevel.
+        if cv2.contourArea(cv2.convexHull(contour)) >= HULL_FILL * w * h and area >= MIN_FILL * w * h:
+            rects.append(rect)
+        else:
+            merged.append(contour)
+    if merged and width is not False:
+        size = width or (float(np.median([min(r[1]) for r in rects])) * 0.74 if rects else None)
+        if size and size >= 6:
+            blob = np.zeros_like(mask)
+            cv2.drawContours(blob, merged, -1, 255, -1)
+            kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (int(size * 0.55), int(size * 0.55)))
+            found = _rect_blobs(cv2.morphologyEx(blob & mask, cv2.MORPH_OPEN, kernel), min_area, False)
+            rects += [r for r in found if min(r[1]) >= 0.6 * size]
+    return rects
+
+
+def _seam_profile(small: np.ndarray, rect) -> np.ndarray:
+    """Lightness along a rectangle's long axis (the 80th percentile across it): dips are seams."""
+    (cx, cy), (w, h), deg = rect
+    length, across = (w, h) if w >= h else (h, w)
+    turn = deg if w >= h else deg + 90
+    matrix = cv2.getRotationMatrix2D((cx, cy), turn, 1.0)
+    matrix[:, 2] += (length / 2 - cx, across / 2 - cy)
+    upright = cv2.warpAffine(small, matrix, (max(1, int(round(length))), max(1, int(round(across)))),
+                             flags=cv2.INTER_LINEAR)
+    grey = cv2.cvtColor(upright, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    inner = grey[int(across * 0.2):max(int(across * 0.2) + 1, int(across * 0.8))]
+    return np.percentile(inner, 80, axis=0)
+
+
+def _best_count(profile: np.ndarray, across: float, aspect: float) -> int:
+    """How many tiles a row of this profile holds: the count whose cuts fall on the deepest
+    dips, among those the aspect range allows, nudged towards the frame's typical ``aspect``.
+    The bevel makes a row's blob short by about ``BEVEL`` of a tile height at each end."""
+    length = len(profile)
+    bevel = BEVEL * across
+    low = max(1, math.floor((length + 2 * bevel) / (ASPECT_RANGE[1] * (across + 2 * bevel)) + 0.3))
+    high = max(low, math.ceil((length + 2 * bevel) / (ASPECT_RANGE[0] * (across + 2 * bevel)) - 0.3))
+    smooth = np.convolve(profile, np.ones(3) / 3, mode="same")
+    best, best_score = low, -1e9
+    for n in range(low, high + 1):
+        pitch = (length + 2 * bevel) / n
+        score = 0.0
+        if n > 1:
+            cuts = [int(round(k * pitch - bevel)) for k in range(1, n)]
+            near = [smooth[max(0, c - 1):c + 2].min() for c in cuts]
+            between = [float(np.median(smooth[max(0, int((k + 0.3) * pitch - bevel)):int((k + 0.7) * pitch - bevel) + 1]))
+                       for k in range(n)]
+            score = float(np.median(between) - np.mean(near))
+        score -= 60 * abs(pitch / (across + 2 * bevel) - aspect)
+        if score > best_score:
+            best, best_score = n, score
+    return best
+
+
+def find_tiles(frame: np.ndarray, min_height: float = 12.0) -> list[TileCandidate]:
+    """Tile candidates in a BGR frame, in frame pixels."""
+    scale = min(1.0, WORK_SIDE / max(frame.shape[:2]))
+    small = cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else frame
+    min_area = (min_height * scale) ** 2 * 0.5
+    rects = _rect_blobs(face_mask(small), min_area)
+    lone = [min(r[1]) / max(r[1]) for r in rects if ASPECT_RANGE[0] <= min(r[1]) / max(r[1]) <= ASPECT_RANGE[1]]
+    aspect = float(np.median(lone)) if len(lone) >= 3 else 0.74
+    candidates: list[TileCandidate] = []
+    for number, rect in enumerate(rects):
+        (cx, cy), (w, h), deg = rect
+        length, across = max(w, h), min(w, h)
+        # The long axis in image coordinates.
+        axis = math.radians(deg) if w >= h else math.radians(deg + 90)
+        along = np.array([math.cos(axis), math.sin(axis)])
+        if length < across / ASPECT_RANGE[0] * 1.12 and length / across < 1.45:
+            # A lone tile: its up direction runs along the long side.
+            up = angle_of_axis(axis)
+            candidates.append(TileCandidate(cx / scale, cy / scale, up, length / scale, across / scale, number))
+            continue
+        n = _best_count(_seam_profile(small, rect), across, aspect)
+        if n == 1:
+            candidates.append(TileCandidate(cx / scale, cy / scale, angle_of_axis(axis), length / scale, across / scale, number))
+            continue
+        pitch = length / n
+        up = angle_of_axis(axis + math.pi / 2)
+        for k in range(n):
+            offset = (k + 0.5) * pitch - length / 2
+            x, y = np.array([cx, cy]) + offset * along
+            candidates.append(TileCandidate(float(x) / scale, float(y) / scale, up, across / scale, pitch / scale, number))
+    return [c for c in candidates if c.height >= min_height]
+
+
+def angle_of_axis(direction: float) -> float:
+    """The :mod:`vision.geometry` angle of a tile whose up runs along image direction
+    ``direction`` (radians, x right, y down), folded into [-pi/2, pi/2).
+
+    >>> round(angle_of_axis(-math.pi / 2), 4), round(angle_of_axis(math.pi / 2), 4)
+    (0.0, 0.0)
+    """
+    angle = direction + math.pi / 2
+    return (angle + math.pi / 2) % math.pi - math.pi / 2

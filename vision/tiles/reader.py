@@ -1,0 +1,2 @@
+DETECTOR_FILE = "tiles-detector.onnx"
+CLASSIFIER_FILE = "tiles-classifier.onnx"
