@@ -27,6 +27,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from engine.cards import JOKER_CODE, PALETTES, TilePalette
 
+from ..tiles.grouping import Placed, outline
 from . import effects, occluders
 from .backgrounds import random_table, smooth_noise
 
@@ -311,10 +312,7 @@ def deal_rows(rng: np.random.Generator, palette: TilePalette, rows: int, jokers:
 
 def _rect(center: np.ndarray, angle: float, width: float, height: float) -> np.ndarray:
     """Corners (TL, TR, BR, BL as read upright) of a tile whose up is turned by ``angle``."""
-    right = np.array([math.cos(angle), math.sin(angle)])
-    down = np.array([-math.sin(angle), math.cos(angle)])
-    return np.array([center + sx * width / 2 * right + sy * height / 2 * down
-                     for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))])
+    return np.array(outline(Placed(float(center[0]), float(center[1]), angle, width, height)))
 
 
 def _row_angle(rng: np.random.Generator, params: TileSceneParams) -> float:
@@ -348,12 +346,14 @@ def _place(rng: np.random.Generator, occupied: np.ndarray, angle: float, length:
 
 
 def _layout(rng: np.random.Generator, params: TileSceneParams, palette: TilePalette, tile_h: float,
-            aspect: float) -> tuple[list[TileAnnotation], list[list[int]]]:
+            aspect: float, dealt: list[list[str]] | None) -> tuple[list[TileAnnotation], list[list[int]]]:
     occupied = np.zeros((params.height, params.width), np.uint8)
     tile_w = tile_h * aspect
     tiles: list[TileAnnotation] = []
     rows: list[list[int]] = []
-    dealt = deal_rows(rng, palette, int(rng.integers(params.rows[0], params.rows[1] + 1)), params.jokers, params.mixed_rows)
+    if dealt is None:
+        dealt = deal_rows(rng, palette, int(rng.integers(params.rows[0], params.rows[1] + 1)), params.jokers,
+                          params.mixed_rows)
     for codes in dealt:
         angle = _row_angle(rng, params)
         gap = tile_w * rng.uniform(0.0, 0.05) if rng.random() < params.gaps else tile_w * 0.004
@@ -424,14 +424,44 @@ def _light_cast(rng: np.random.Generator, image: np.ndarray) -> np.ndarray:
     return image * np.float32([1 - 0.22 * warmth, 1 - 0.03 * abs(warmth), 1 + 0.15 * warmth])
 
 
-def render_tile_scene(rng: np.random.Generator, params: TileSceneParams | None = None) -> TileScene:
-    """One photo of a tile table and what lies where on it."""
+def render_tile_scene(rng: np.random.Generator, params: TileSceneParams | None = None,
+                      rows: list[list[str]] | None = None) -> TileScene:
+    """One photo of a tile table and what lies where on it; ``rows`` (tile codes) lays out
+    those combinations instead of dealt ones (a row that finds no room is left out: compare
+    :attr:`TileScene.rows` with what was asked)."""
     params = params or TileSceneParams()
     name = params.palette if params.palette != "any" else list(PALETTES)[rng.integers(len(PALETTES))]
     palette = PALETTES[name]
     style = TileStyle.random(rng, name, tile_fonts(params.fonts))
     tile_h = float(rng.uniform(*params.tile_height))
-    tiles, rows = _layout(rng, params, palette, tile_h, style.aspect)
+    tiles, laid = _layout(rng, params, palette, tile_h, style.aspect, rows)
+    return _photograph(rng, params, style, tiles, laid, tile_h)
+
+
+def render_learning_layout(rng: np.random.Generator, palette: str, fonts: str = "heldout", width: int = 1600,
+                           height: int = 900) -> TileScene:
+    """A photo of the guided layout of :mod:`vision.tiles.learn`: one row per colour of the
+    palette (in its order), 1..13 left to right, upright and apart."""
+    params = TileSceneParams(width=width, height=height, palette=palette, fonts=fonts, hands=0.0, light_tables=False,
+                             tilt=0.03)
+    style = TileStyle.random(rng, palette, tile_fonts(fonts))
+    pitch = width / 14.2
+    tile_w = pitch * 0.8
+    tile_h = tile_w / style.aspect
+    tiles, rows = [], []
+    for row, colour in enumerate(PALETTES[palette].colours):
+        rows.append([])
+        for column in range(13):
+            center = np.array([pitch * (column + 1.1), height * (row + 0.6) / 4.3]) + rng.normal(0, 0.03, 2) * tile_w
+            angle = math.radians(rng.normal(0, 3))
+            rows[-1].append(len(tiles))
+            tiles.append(TileAnnotation(f"{colour}{column + 1}", _rect(center, angle, tile_w, tile_h), angle, tile_w, tile_h, row))
+    return _photograph(rng, params, style, tiles, rows, tile_h)
+
+
+def _photograph(rng: np.random.Generator, params: TileSceneParams, style: TileStyle, tiles: list[TileAnnotation],
+                rows: list[list[int]], tile_h: float) -> TileScene:
+    """Draw laid-out tiles on a table, cover some with a hand, and take the photo."""
     w, h = params.width, params.height
     image = random_table(rng, w, h)
     while not params.light_tables and _face_like(image):
@@ -457,7 +487,7 @@ def render_tile_scene(rng: np.random.Generator, params: TileSceneParams | None =
         tile.visible = float(seen[k + 1] / max(1, areas[k + 1]))
     image, tiles = _tilt(rng, image, tiles, params.tilt)
     image = _light_cast(rng, image)
-    return TileScene(effects.photograph(rng, image, params.effects), name, tiles, rows)
+    return TileScene(effects.photograph(rng, image, params.effects), style.palette, tiles, rows)
 
 
 def _tilt(rng: np.random.Generator, image: np.ndarray, tiles: list[TileAnnotation],
@@ -475,7 +505,7 @@ def _tilt(rng: np.random.Generator, image: np.ndarray, tiles: list[TileAnnotatio
         tile.outline = cv2.perspectiveTransform(tile.outline.reshape(-1, 1, 2), matrix).reshape(-1, 2)
         area = cv2.contourArea(np.float32(tile.outline))
         inside, _ = cv2.intersectConvexConvex(np.float32(tile.outline), frame)
-        tile.visible *= float(inside / max(area, 1e-6))
+        tile.visible *= min(1.0, float(inside / max(area, 1e-6)))
         up = tile.outline[0] + tile.outline[1] - tile.outline[2] - tile.outline[3]
         tile.angle = math.atan2(float(up[0]), -float(up[1]))
         tile.width = float(np.linalg.norm(tile.outline[1] - tile.outline[0]))

@@ -91,11 +91,12 @@ def train_detector(scenes: list[DetectorScene], steps: int, batch: int, seed: in
 
 
 def train_classifier(patches: np.ndarray, classes: np.ndarray, steps: int, batch: int, seed: int,
-                     progress: Progress, num_classes: int = NUM_CLASSES) -> IndexClassifier:
+                     progress: Progress, num_classes: int = NUM_CLASSES,
+                     widths: tuple[int, int, int, int] | None = None) -> IndexClassifier:
     rng = np.random.default_rng(seed)
     generator = torch.Generator().manual_seed(seed)
     torch.manual_seed(seed)
-    model = IndexClassifier(num_classes)
+    model = IndexClassifier(num_classes, widths) if widths else IndexClassifier(num_classes)
 
     def batch_loss(step: int) -> torch.Tensor:
         chosen = rng.integers(len(patches), size=batch)

@@ -28,6 +28,8 @@ from vision.tiles.patches import PATCH_HEIGHT, PATCH_WIDTH, tile_patch
 MIN_VISIBLE = 0.85
 """A tile at least this visible must be found and read; below IGNORE_VISIBLE it is "not a tile"."""
 IGNORE_VISIBLE = 0.5
+CLASSIFIER_WIDTHS = (16, 24, 48, 64)
+"""Half the card classifier's widths: a tile face is simpler than a corner index."""
 
 
 @dataclass(frozen=True)
@@ -114,7 +116,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--out", type=Path, default=Path("models"), help="where the ONNX files go (default models/)")
     parser.add_argument("--seed", type=int, default=1, help="seed for data and training (default 1)")
     parser.add_argument("--scenes", type=int, default=300, help="training tables to render (default 300)")
-    parser.add_argument("--classifier-steps", type=int, default=1200, help="classifier steps of 128 patches (default 1200)")
+    parser.add_argument("--classifier-steps", type=int, default=1500, help="classifier training steps (default 1500)")
+    parser.add_argument("--batch", type=int, default=64, help="patches per step (default 64)")
     parser.add_argument("--eval-scenes", type=int, default=20, help="held-out-font tables to score at the end (default 20)")
     parser.add_argument("--keep-patches", action="store_true",
                         help="store the rendered patches next to the model and reuse them on the next run")
@@ -147,11 +150,12 @@ def main(argv: list[str] | None = None) -> int:
             np.savez(cache, patches=patches, classes=classes)
     progress(f"{len(patches)} classifier patches ({int((classes == NONE_CLASS).sum())} not a tile, "
              f"{int((classes == UPSIDE_CLASS).sum())} upside down)")
-    classifier = train_classifier(patches, classes, args.classifier_steps, 128, args.seed, progress, NUM_CLASSES)
+    classifier = train_classifier(patches, classes, args.classifier_steps, args.batch, args.seed, progress, NUM_CLASSES,
+                                  CLASSIFIER_WIDTHS)
     export_classifier(classifier, args.out / CLASSIFIER_FILE, PATCH_HEIGHT, PATCH_WIDTH)
     progress(f"exported {CLASSIFIER_FILE} to {args.out}")
     figures = {"seed": args.seed, "training_tables": args.scenes, "patches": int(len(patches)),
-               "classifier_steps": args.classifier_steps}
+               "classifier_steps": args.classifier_steps, "batch": args.batch}
     if args.eval_scenes:
         from vision.tiles.evaluation import evaluate_tables
         from vision.tiles.reader import TileReader
