@@ -26,7 +26,7 @@ from vision.decks import DeckProfile
 from vision.learn_deck import _colour_variants, fit_head, shipped_head
 from vision.tiles.labels import NONE_CLASS, UPSIDE_CLASS, class_of
 from vision.tiles.outlines import TileCandidate, find_tiles
-from vision.tiles.patches import tile_patch
+from vision.tiles.patches import jittered_patch, tile_patch
 from vision.tiles.reader import TileReader
 
 ROW_LENGTH = 13
@@ -86,13 +86,10 @@ def _patches(frame: np.ndarray, labelled: list[tuple[str, TileCandidate]], rng: 
     for code, c in labelled:
         for v in range(variants):
             strength = 0.0 if v == 0 else 1.0
-            shift = rng.normal(0, 0.06 * strength, 2) * c.height
-            angle = c.angle + rng.normal(0, math.radians(4) * strength)
-            height = c.height * math.exp(rng.normal(0, 0.08 * strength))
-            patches.append(tile_patch(frame, (c.x + shift[0], c.y + shift[1]), angle, height))
+            patches.append(jittered_patch(frame, (c.x, c.y), c.angle, c.height, rng, strength))
             classes.append(class_of(code))
             if v % 3 == 0:
-                patches.append(tile_patch(frame, (c.x + shift[0], c.y + shift[1]), angle + math.pi, height))
+                patches.append(jittered_patch(frame, (c.x, c.y), c.angle + math.pi, c.height, rng, strength))
                 classes.append(UPSIDE_CLASS)
     h, w = frame.shape[:2]
     heights = [c.height for _, c in labelled]

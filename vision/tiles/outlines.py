@@ -115,16 +115,17 @@ def _seam_profile(small: np.ndarray, rect) -> np.ndarray:
     return np.percentile(inner, 80, axis=0)
 
 
-def _best_count(profile: np.ndarray, across: float, aspect: float) -> int:
-    """How many tiles a row of this profile holds: the count whose cuts fall on the deepest
-    dips, among those the aspect range allows, nudged towards the frame's typical ``aspect``.
-    The bevel makes a row's blob short by about ``BEVEL`` of a tile height at each end."""
+def _ranked_counts(profile: np.ndarray, across: float, aspect: float) -> list[int]:
+    """How many tiles a row of this profile may hold, likeliest first: counts whose cuts fall
+    on the deepest dips, among those the aspect range allows, nudged towards the frame's
+    typical ``aspect``. The bevel makes a row's blob short by about ``BEVEL`` of a tile height
+    at each end."""
     length = len(profile)
     bevel = BEVEL * across
     low = max(1, math.floor((length + 2 * bevel) / (ASPECT_RANGE[1] * (across + 2 * bevel)) + 0.3))
     high = max(low, math.ceil((length + 2 * bevel) / (ASPECT_RANGE[0] * (across + 2 * bevel)) - 0.3))
     smooth = np.convolve(profile, np.ones(3) / 3, mode="same")
-    best, best_score = low, -1e9
+    scores = {}
     for n in range(low, high + 1):
         pitch = (length + 2 * bevel) / n
         score = 0.0
@@ -134,43 +135,69 @@ def _best_count(profile: np.ndarray, across: float, aspect: float) -> int:
             between = [float(np.median(smooth[max(0, int((k + 0.3) * pitch - bevel)):int((k + 0.7) * pitch - bevel) + 1]))
                        for k in range(n)]
             score = float(np.median(between) - np.mean(near))
-        score -= 60 * abs(pitch / (across + 2 * bevel) - aspect)
-        if score > best_score:
-            best, best_score = n, score
-    return best
+        scores[n] = score - 60 * abs(pitch / (across + 2 * bevel) - aspect)
+    return sorted(scores, key=lambda n: -scores[n])
 
 
-def find_tiles(frame: np.ndarray, min_height: float = 12.0) -> list[TileCandidate]:
-    """Tile candidates in a BGR frame, in frame pixels."""
+@dataclass(frozen=True)
+class Blob:
+    """A light rectangle in frame pixels: one tile or a row of touching tiles. ``counts``: how
+    many tiles it may hold, likeliest first (the reader may let the classifier choose)."""
+
+    x: float
+    y: float
+    axis: float
+    """Direction of the long side (radians, image coordinates)."""
+    length: float
+    across: float
+    counts: tuple[int, ...]
+    number: int
+
+    def cut(self, n: int) -> list[TileCandidate]:
+        """The ``n`` tiles of the blob: a lone tile stands along the long side, a row's tiles
+        across it."""
+        if n == 1:
+            return [TileCandidate(self.x, self.y, angle_of_axis(self.axis), self.length, self.across, self.number)]
+        bevel = BEVEL * self.across
+        pitch = (self.length + 2 * bevel) / n
+        along = np.array([math.cos(self.axis), math.sin(self.axis)])
+        up = angle_of_axis(self.axis + math.pi / 2)
+        tiles = []
+        for k in range(n):
+            x, y = np.array([self.x, self.y]) + ((k + 0.5) * pitch - bevel - self.length / 2) * along
+            tiles.append(TileCandidate(float(x), float(y), up, self.across + 2 * bevel, pitch, self.number))
+        return tiles
+
+
+def find_blobs(frame: np.ndarray, min_height: float = 12.0, alternatives: int = 2) -> list[Blob]:
+    """The tile-shaped light rectangles of a BGR frame with up to ``alternatives`` counts each."""
     scale = min(1.0, WORK_SIDE / max(frame.shape[:2]))
     small = cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else frame
     min_area = (min_height * scale) ** 2 * 0.5
     rects = _rect_blobs(face_mask(small), min_area)
     lone = [min(r[1]) / max(r[1]) for r in rects if ASPECT_RANGE[0] <= min(r[1]) / max(r[1]) <= ASPECT_RANGE[1]]
     aspect = float(np.median(lone)) if len(lone) >= 3 else 0.74
-    candidates: list[TileCandidate] = []
+    blobs = []
     for number, rect in enumerate(rects):
         (cx, cy), (w, h), deg = rect
         length, across = max(w, h), min(w, h)
-        # The long axis in image coordinates.
+        if min(length, across / ASPECT_RANGE[1]) < min_height * scale:
+            continue
+        ratio = length / across
+        if ratio < 1.25:
+            counts: list[int] = [1]     # a lone tile, taller than wide
+        elif ratio < 1.6:               # a lone tile or two side by side: the nearer aspect first
+            counts = sorted((1, 2), key=lambda n: abs((1 / ratio if n == 1 else ratio / 2) - aspect))[:alternatives]
+        else:
+            counts = _ranked_counts(_seam_profile(small, rect), across, aspect)[:alternatives]
         axis = math.radians(deg) if w >= h else math.radians(deg + 90)
-        along = np.array([math.cos(axis), math.sin(axis)])
-        if length < across / ASPECT_RANGE[0] * 1.12 and length / across < 1.45:
-            # A lone tile: its up direction runs along the long side.
-            up = angle_of_axis(axis)
-            candidates.append(TileCandidate(cx / scale, cy / scale, up, length / scale, across / scale, number))
-            continue
-        n = _best_count(_seam_profile(small, rect), across, aspect)
-        if n == 1:
-            candidates.append(TileCandidate(cx / scale, cy / scale, angle_of_axis(axis), length / scale, across / scale, number))
-            continue
-        pitch = length / n
-        up = angle_of_axis(axis + math.pi / 2)
-        for k in range(n):
-            offset = (k + 0.5) * pitch - length / 2
-            x, y = np.array([cx, cy]) + offset * along
-            candidates.append(TileCandidate(float(x) / scale, float(y) / scale, up, across / scale, pitch / scale, number))
-    return [c for c in candidates if c.height >= min_height]
+        blobs.append(Blob(cx / scale, cy / scale, axis, length / scale, across / scale, tuple(counts), number))
+    return blobs
+
+
+def find_tiles(frame: np.ndarray, min_height: float = 12.0) -> list[TileCandidate]:
+    """Tile candidates in a BGR frame, in frame pixels, each blob cut by its likeliest count."""
+    return [tile for blob in find_blobs(frame, min_height) for tile in blob.cut(blob.counts[0])]
 
 
 def angle_of_axis(direction: float) -> float:

@@ -1,7 +1,8 @@
 """Frames to tile observations and the table's combinations.
 
-1. :func:`vision.tiles.outlines.find_tiles` finds the light rectangles of tile faces and cuts
-   rows of touching tiles into tiles (no model).
+1. :func:`vision.tiles.outlines.find_blobs` finds the light rectangles of tile faces (no
+   model); a row of touching tiles is cut into tiles at its seams, and where the seams leave
+   the count open (two likeliest counts), the count whose tiles the classifier reads best wins.
 2. Every candidate is cut upright twice (both ways up), white-balanced on its face
    (:mod:`vision.tiles.patches`) and classified by ``tiles-classifier.onnx`` into ink colour x
    number, joker, "upside down" or "not a tile"; only the set's own four colours count.
@@ -31,7 +32,7 @@ from vision.decks import DeckProfile
 from vision.recognizer import DEFAULT_MODEL_DIR, _session, _softmax
 from vision.tiles.grouping import Placed, components, outline, reading_order
 from vision.tiles.labels import CLASS_CODES, NONE_CLASS, UPSIDE_CLASS, palette_classes
-from vision.tiles.outlines import find_tiles
+from vision.tiles.outlines import find_blobs
 from vision.tiles.patches import PATCH_HEIGHT, PATCH_WIDTH, tile_patch
 
 CLASSIFIER_FILE = "tiles-classifier.onnx"
@@ -131,16 +132,33 @@ class TileReader:
         """All tiles in one BGR frame, grouped into rows."""
         if not isinstance(frame, np.ndarray) or frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
             raise ValueError("read expects a BGR uint8 image of shape (H, W, 3)")
-        candidates = find_tiles(frame)[:self.options.max_tiles]
-        if not candidates:
+        options = [blob.cut(n) for blob in find_blobs(frame) for n in blob.counts]
+        cut = [c for option in options for c in option][:2 * self.options.max_tiles]
+        if not cut:
             return TableReading(())
-        patches = np.empty((2 * len(candidates), PATCH_HEIGHT, PATCH_WIDTH, 3), np.uint8)
-        for k, c in enumerate(candidates):
+        patches = np.empty((2 * len(cut), PATCH_HEIGHT, PATCH_WIDTH, 3), np.uint8)
+        for k, c in enumerate(cut):
             patches[2 * k] = tile_patch(frame, (c.x, c.y), c.angle, c.height)
             patches[2 * k + 1] = tile_patch(frame, (c.x, c.y), c.angle + math.pi, c.height)
         logits, _ = self.classify(patches)
-        probs = _softmax(logits[:, self._classes])          # only this set's classes compete
+        all_probs = _softmax(logits[:, self._classes])      # only this set's classes compete
         upside, none = len(self._classes) - 2, len(self._classes) - 1
+        # Where a blob may hold more than one count of tiles, the count whose tiles read best wins.
+        sureness = all_probs[:, :upside].max(axis=1).reshape(-1, 2).max(axis=1)
+        chosen: dict[int, tuple[float, int, int]] = {}
+        start = 0
+        for option in options:
+            stop = min(start + len(option), len(cut))
+            if start < stop:
+                score = float(sureness[start:stop].mean())
+                number = option[0].row
+                if number not in chosen or score > chosen[number][0]:
+                    chosen[number] = (score, start, stop)
+            start += len(option)
+        rows_kept = sorted(chosen.values(), key=lambda item: item[1])
+        keep = np.array([k for _, a, b in rows_kept for k in range(a, b)], int)
+        candidates = [cut[k] for k in keep]
+        probs = all_probs.reshape(-1, 2, all_probs.shape[1])[keep].reshape(-1, all_probs.shape[1])
         readable = np.clip(1.0 - probs[:, upside] - probs[:, none], 1e-6, 1.0)
         placed = [Placed(c.x, c.y, c.angle, c.width, c.height) for c in candidates]
         observations = []

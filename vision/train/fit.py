@@ -19,6 +19,13 @@ from vision.train.nets import IndexClassifier, IndexDetector
 Progress = Callable[[str], None]
 
 
+def timed_progress(started: float) -> Progress:
+    """A progress printer that stamps each line with the seconds since ``started``."""
+    def progress(line: str) -> None:
+        print(f"[{time.monotonic() - started:6.0f} s] {line}", flush=True)
+    return progress
+
+
 def focal_loss(logits: torch.Tensor, target: torch.Tensor, weight: torch.Tensor) -> torch.Tensor:
     """CenterNet's penalty-reduced focal loss, normalised by the number of peaks."""
     prob = torch.sigmoid(logits).clamp(1e-4, 1 - 1e-4)

@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from vision.tiles.labels import NONE_CLASS, NUM_CLASSES, UPSIDE_CLASS, class_of
-from vision.tiles.patches import PATCH_HEIGHT, PATCH_WIDTH, tile_patch
+from vision.tiles.patches import PATCH_HEIGHT, PATCH_WIDTH, jittered_patch, tile_patch
 
 MIN_VISIBLE = 0.85
 """A tile at least this visible must be found and read; below IGNORE_VISIBLE it is "not a tile"."""
@@ -46,13 +46,6 @@ def scene_labels(scene) -> list[TileLabel]:
     return [TileLabel(*t.center, t.angle, t.height, t.width, t.visible) for t in scene.tiles]
 
 
-def jitter(tile: TileLabel, rng: np.random.Generator) -> tuple[tuple[float, float], float, float]:
-    """Centre, angle and height with the errors the outline finder makes."""
-    shift = rng.normal(0, 0.06, 2) * tile.height
-    return ((tile.x + shift[0], tile.y + shift[1]), tile.angle + rng.normal(0, math.radians(4)),
-            tile.height * math.exp(rng.normal(0, 0.08)))
-
-
 def classifier_samples(scene, rng: np.random.Generator, per_tile: int = 2) -> tuple[np.ndarray, np.ndarray]:
     """Patches and classes of one full-resolution scene."""
     image = scene.image
@@ -61,13 +54,12 @@ def classifier_samples(scene, rng: np.random.Generator, per_tile: int = 2) -> tu
     for tile, annotation in zip(labels, scene.tiles):
         if tile.visible >= MIN_VISIBLE:
             for _ in range(per_tile):
-                patches.append(tile_patch(image, *jitter(tile, rng)))
+                patches.append(jittered_patch(image, (tile.x, tile.y), tile.angle, tile.height, rng))
                 classes.append(class_of(annotation.code))
-            center, angle, height = jitter(tile, rng)
-            patches.append(tile_patch(image, center, angle + math.pi, height))
+            patches.append(jittered_patch(image, (tile.x, tile.y), tile.angle + math.pi, tile.height, rng))
             classes.append(UPSIDE_CLASS)
         elif tile.visible < IGNORE_VISIBLE:
-            patches.append(tile_patch(image, *jitter(tile, rng)))
+            patches.append(jittered_patch(image, (tile.x, tile.y), tile.angle, tile.height, rng))
             classes.append(NONE_CLASS)
     for row in scene.rows:      # the seam between two touching tiles is no tile
         for a, b in zip(row, row[1:]):
@@ -130,13 +122,11 @@ def main(argv: list[str] | None = None) -> int:
     import torch
 
     from vision.tiles.reader import CLASSIFIER_FILE
-    from vision.train.fit import export_classifier, train_classifier
+    from vision.train.fit import export_classifier, timed_progress, train_classifier
 
     torch.set_num_threads(args.threads)
     started = time.monotonic()
-
-    def progress(line: str) -> None:
-        print(f"[{time.monotonic() - started:6.0f} s] {line}", flush=True)
+    progress = timed_progress(started)
 
     args.out.mkdir(parents=True, exist_ok=True)
     cache = args.out / f"tiles-patches-{args.seed}-{args.scenes}.npz"
