@@ -17,7 +17,7 @@ pixels; the classifier decides which way is up and whether a candidate is a tile
 >>> for x in (100, 130, 160):                       # three touching tiles, 30x40
 ...     _ = cv2.rectangle(frame, (x, 80), (x + 28, 120), (225, 235, 240), -1)
 >>> sorted((round(c.x), round(c.y), round(c.height)) for c in find_tiles(frame))   # true centres 114, 144, 174
-[(116, 101, 40), (145, 101, 40), (174, 101, 40)]
+[(115, 101, 43), (145, 101, 43), (175, 101, 43)]
 """
 
 from __future__ import annotations
