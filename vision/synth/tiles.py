@@ -407,15 +407,15 @@ def _draw(image: np.ndarray, labels: np.ndarray, face: np.ndarray, alpha: np.nda
 
 
 def _face_like(table: np.ndarray) -> bool:
-    """Is a table about as light and colourless as a tile face (a white or pale table)?
+    """Is a good part (a tenth or more) of a table about as light and colourless as a tile face
+    (a white or pale table, a white tablecloth with a print)?
 
     >>> _face_like(np.full((8, 8, 3), 230, np.uint8)), _face_like(np.full((8, 8, 3), 60, np.uint8))
     (True, False)
     """
     lab = cv2.cvtColor(cv2.resize(table, (64, 36)), cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
-    light = np.percentile(lab[:, 0], 75)
-    chroma = np.median(np.hypot(lab[:, 1] - 128, lab[:, 2] - 128))
-    return bool(light > 150 and chroma < 45)
+    pale = (lab[:, 0] > 150) & (np.hypot(lab[:, 1] - 128, lab[:, 2] - 128) < 40)
+    return bool(pale.mean() > 0.1)
 
 
 def _light_cast(rng: np.random.Generator, image: np.ndarray) -> np.ndarray:

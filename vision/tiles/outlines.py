@@ -36,6 +36,7 @@ COLOUR_TOLERANCE = 20.0
 """How far (Lab a, b) a face pixel may be from the frame's face colour."""
 HULL_FILL = 0.86
 MIN_FILL = 0.6
+MAX_ROW = 13 * ASPECT_RANGE[1] + 0.5
 BEVEL = 0.035
 """How much of a tile height the darker bevel takes off the face at each edge."""
 """A blob's convex hull must fill ``HULL_FILL`` of its rectangle and the blob itself ``MIN_FILL``
@@ -55,22 +56,56 @@ class TileCandidate:
     row: int
 
 
-def face_mask(small: np.ndarray) -> np.ndarray:
-    """Pixels that look like tile face (uint8 0/255) in a scaled BGR frame.
-
-    The face colour is learned from the frame: the lightest, least coloured few percent of
-    its pixels are tile faces (or glare, which is as colourless); every pixel near that colour
-    and not much darker is face. So warm or cold light and cream or white faces need no setting.
-    """
-    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32) - np.float32([0, 128, 128])
+def _face_colours(lab: np.ndarray) -> list[tuple[float, float, float]]:
+    """Guesses of the faces' (lightness, a, b): the lightest, least coloured few percent of the
+    frame's pixels are tile faces or glare (which spreads from the face colour to white), so
+    both their median and the commonest colour among a wider top are tried."""
     light, a, b = lab[:, :, 0], lab[:, :, 1], lab[:, :, 2]
     score = light - 1.5 * np.hypot(a, b)
-    top = score >= np.percentile(score, 97)
-    fl, fa, fb = np.median(light[top]), np.median(a[top]), np.median(b[top])
-    near = (np.hypot(a - fa, b - fb) < COLOUR_TOLERANCE) & (light > 0.68 * fl)
+    guesses = []
+    for percentile in (97, 95):
+        top = score >= np.percentile(score, percentile)
+        ta, tb, tl = a[top], b[top], light[top]
+        if percentile == 97:
+            guesses.append((float(np.median(tl)), float(np.median(ta)), float(np.median(tb))))
+            continue
+        counts, a_edges, b_edges = np.histogram2d(ta, tb, bins=(np.arange(-64, 65, 4), np.arange(-64, 65, 4)))
+        i, j = np.unravel_index(int(np.argmax(counts)), counts.shape)
+        peak = np.hypot(ta - (a_edges[i] + 2), tb - (b_edges[j] + 2)) < 8
+        if peak.any():
+            guesses.append((float(np.median(tl[peak])), float(np.median(ta[peak])), float(np.median(tb[peak]))))
+    return guesses
+
+
+def face_mask(lab: np.ndarray, face: tuple[float, float, float]) -> np.ndarray:
+    """Pixels near the face colour ``face`` and not much darker (uint8 0/255), from a Lab frame
+    (a and b centred on 0)."""
+    fl, fa, fb = face
+    near = (np.hypot(lab[:, :, 1] - fa, lab[:, :, 2] - fb) < COLOUR_TOLERANCE) & (lab[:, :, 0] > 0.68 * fl)
     opened = cv2.morphologyEx(near.astype(np.uint8) * 255, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
     # Closing seals the dents of digits at the bevel and the thin seams inside a row.
     return cv2.morphologyEx(opened, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+
+
+def _tile_count(rects: list) -> float:
+    """About how many tiles of one size a set of rectangles holds (odd-sized ones count not)."""
+    if not rects:
+        return 0.0
+    typical = float(np.median([min(size) for _, size, _ in rects]))
+    return sum(max(size) / min(size) for _, size, _ in rects if 0.7 * typical <= min(size) <= 1.4 * typical)
+
+
+def face_rects(small: np.ndarray, min_area: float) -> list:
+    """The tile-shaped rectangles of a scaled BGR frame, under the face-colour guess that
+    explains the most tiles of one size -- so warm or cold light, cream or white faces and glare
+    need no setting."""
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32) - np.float32([0, 128, 128])
+    best: list = []
+    for face in _face_colours(lab):
+        rects = _rect_blobs(face_mask(lab, face), min_area)
+        if _tile_count(rects) > _tile_count(best):
+            best = rects
+    return best
 
 
 def _rect_blobs(mask: np.ndarray, min_area: float, width: float | None = None) -> list:
@@ -86,6 +121,8 @@ def _rect_blobs(mask: np.ndarray, min_area: float, width: float | None = None) -
         rect = cv2.minAreaRect(contour)
         w, h = rect[1]
         # The hull ignores dents where a digit's ink reaches the darker bevel.
+        if max(w, h) > MAX_ROW * min(w, h):
+            continue        # longer than 13 tiles side by side: a stripe of the table, not a row
         if cv2.contourArea(cv2.convexHull(contour)) >= HULL_FILL * w * h and area >= MIN_FILL * w * h:
             rects.append(rect)
         else:
@@ -174,7 +211,7 @@ def find_blobs(frame: np.ndarray, min_height: float = 12.0, alternatives: int = 
     scale = min(1.0, WORK_SIDE / max(frame.shape[:2]))
     small = cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else frame
     min_area = (min_height * scale) ** 2 * 0.5
-    rects = _rect_blobs(face_mask(small), min_area)
+    rects = face_rects(small, min_area)
     lone = [min(r[1]) / max(r[1]) for r in rects if ASPECT_RANGE[0] <= min(r[1]) / max(r[1]) <= ASPECT_RANGE[1]]
     aspect = float(np.median(lone)) if len(lone) >= 3 else 0.74
     blobs = []
