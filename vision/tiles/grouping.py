@@ -75,10 +75,14 @@ def components(tiles: list[Placed]) -> list[list[int]]:
             i = parent[i]
         return i
 
-    for i in range(len(tiles)):
-        for j in range(i + 1, len(tiles)):
+    if tiles:
+        # Only pairs whose centres are near enough can touch: find them all at once.
+        xy = np.array([(t.x, t.y) for t in tiles])
+        reach = MAX_PITCH * max(max(t.width, t.height) for t in tiles)
+        near = np.linalg.norm(xy[:, None] - xy[None], axis=2) < reach
+        for i, j in zip(*np.nonzero(np.triu(near, 1))):
             if touching(tiles[i], tiles[j]):
-                parent[root(j)] = root(i)
+                parent[root(int(j))] = root(int(i))
     found: dict[int, list[int]] = {}
     for i in range(len(tiles)):
         found.setdefault(root(i), []).append(i)

@@ -36,6 +36,8 @@ COLOUR_TOLERANCE = 20.0
 """How far (Lab a, b) a face pixel may be from the frame's face colour."""
 HULL_FILL = 0.86
 MIN_FILL = 0.6
+OPEN_COUNT = 6.0
+"""Counts whose seam score is within this of the best one stay open for the classifier."""
 MAX_ROW = 13 * ASPECT_RANGE[1] + 0.5
 BEVEL = 0.035
 """How much of a tile height the darker bevel takes off the face at each edge."""
@@ -173,7 +175,9 @@ def _ranked_counts(profile: np.ndarray, across: float, aspect: float) -> list[in
                        for k in range(n)]
             score = float(np.median(between) - np.mean(near))
         scores[n] = score - 60 * abs(pitch / (across + 2 * bevel) - aspect)
-    return sorted(scores, key=lambda n: -scores[n])
+    ranked = sorted(scores, key=lambda n: -scores[n])
+    # A runner-up far behind is no real alternative (saves the classifier the work).
+    return [n for n in ranked if scores[n] >= scores[ranked[0]] - OPEN_COUNT]
 
 
 @dataclass(frozen=True)

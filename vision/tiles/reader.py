@@ -33,7 +33,7 @@ from vision.recognizer import DEFAULT_MODEL_DIR, _session, _softmax
 from vision.tiles.grouping import Placed, components, outline, reading_order
 from vision.tiles.labels import CLASS_CODES, NONE_CLASS, UPSIDE_CLASS, palette_classes
 from vision.tiles.outlines import find_blobs
-from vision.tiles.patches import PATCH_HEIGHT, PATCH_WIDTH, tile_patch
+from vision.tiles.patches import PATCH_HEIGHT, PATCH_WIDTH, balance, cut_patch
 
 CLASSIFIER_FILE = "tiles-classifier.onnx"
 Point = tuple[float, float]
@@ -138,9 +138,9 @@ class TileReader:
             return TableReading(())
         patches = np.empty((2 * len(cut), PATCH_HEIGHT, PATCH_WIDTH, 3), np.uint8)
         for k, c in enumerate(cut):
-            patches[2 * k] = tile_patch(frame, (c.x, c.y), c.angle, c.height)
-            patches[2 * k + 1] = tile_patch(frame, (c.x, c.y), c.angle + math.pi, c.height)
-        logits, _ = self.classify(patches)
+            patches[2 * k] = cut_patch(frame, (c.x, c.y), c.angle, c.height)
+            patches[2 * k + 1] = patches[2 * k, ::-1, ::-1]       # the same tile turned over
+        logits, _ = self.classify(balance(patches))
         all_probs = _softmax(logits[:, self._classes])      # only this set's classes compete
         upside, none = len(self._classes) - 2, len(self._classes) - 1
         # Where a blob may hold more than one count of tiles, the count whose tiles read best wins.
