@@ -36,6 +36,8 @@ COLOUR_TOLERANCE = 20.0
 """How far (Lab a, b) a face pixel may be from the frame's face colour."""
 HULL_FILL = 0.86
 MIN_FILL = 0.6
+MAX_COVER = 0.45
+"""Tile faces never cover more of the frame than this."""
 OPEN_COUNT = 6.0
 """Counts whose seam score is within this of the best one stay open for the classifier."""
 MAX_ROW = 13 * ASPECT_RANGE[1] + 0.5
@@ -58,24 +60,27 @@ class TileCandidate:
     row: int
 
 
-def _face_colours(lab: np.ndarray) -> list[tuple[float, float, float]]:
-    """Guesses of the faces' (lightness, a, b): the lightest, least coloured few percent of the
-    frame's pixels are tile faces or glare (which spreads from the face colour to white), so
-    both their median and the commonest colour among a wider top are tried."""
+def _face_colours(lab: np.ndarray, peaks: int = 3) -> list[tuple[float, float, float]]:
+    """Guesses of the faces' (lightness, a, b). The lightest, least coloured few percent of the
+    frame's pixels are tile faces, glare (which spreads from the light's colour to white) or a
+    pale part of the table; so their median, the lightest pixels' median and the ``peaks``
+    commonest colours among a wider top are all tried."""
     light, a, b = lab[:, :, 0], lab[:, :, 1], lab[:, :, 2]
     score = light - 1.5 * np.hypot(a, b)
     guesses = []
-    for percentile in (97, 95):
-        top = score >= np.percentile(score, percentile)
-        ta, tb, tl = a[top], b[top], light[top]
-        if percentile == 97:
-            guesses.append((float(np.median(tl)), float(np.median(ta)), float(np.median(tb))))
-            continue
-        counts, a_edges, b_edges = np.histogram2d(ta, tb, bins=(np.arange(-64, 65, 4), np.arange(-64, 65, 4)))
+    # Under a strong colour cast the faces are coloured too: the lightest pixels are a guess.
+    for top in (score >= np.percentile(score, 97), light >= np.percentile(light, 97)):
+        guesses.append((float(np.median(light[top])), float(np.median(a[top])), float(np.median(b[top]))))
+    top = score >= np.percentile(score, 92)
+    ta, tb, tl = a[top], b[top], light[top]
+    counts, a_edges, b_edges = np.histogram2d(ta, tb, bins=(np.arange(-64, 65, 4), np.arange(-64, 65, 4)))
+    for _ in range(peaks):
         i, j = np.unravel_index(int(np.argmax(counts)), counts.shape)
+        if counts[i, j] < 0.05 * len(ta):
+            break
         peak = np.hypot(ta - (a_edges[i] + 2), tb - (b_edges[j] + 2)) < 8
-        if peak.any():
-            guesses.append((float(np.median(tl[peak])), float(np.median(ta[peak])), float(np.median(tb[peak]))))
+        guesses.append((float(np.median(tl[peak])), float(np.median(ta[peak])), float(np.median(tb[peak]))))
+        counts[max(0, i - 3):i + 4, max(0, j - 3):j + 4] = 0
     return guesses
 
 
@@ -103,8 +108,12 @@ def face_rects(small: np.ndarray, min_area: float) -> list:
     need no setting."""
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32) - np.float32([0, 128, 128])
     best: list = []
+    lighter_than = np.percentile(lab[:, :, 0], 60)
     for face in _face_colours(lab):
-        rects = _rect_blobs(face_mask(lab, face), min_area)
+        mask = face_mask(lab, face)
+        if face[0] < lighter_than or np.count_nonzero(mask) > MAX_COVER * mask.size:
+            continue        # faces are lighter than most of the table and cover less than half of it
+        rects = _rect_blobs(mask, min_area)
         if _tile_count(rects) > _tile_count(best):
             best = rects
     return best
