@@ -36,6 +36,8 @@ COLOUR_TOLERANCE = 20.0
 """How far (Lab a, b) a face pixel may be from the frame's face colour."""
 HULL_FILL = 0.86
 MIN_FILL = 0.6
+DARKEST = 0.68
+"""A face in the shade may be this much darker than the faces in the light."""
 MAX_COVER = 0.45
 """Tile faces never cover more of the frame than this."""
 OPEN_COUNT = 6.0
@@ -88,7 +90,7 @@ def face_mask(lab: np.ndarray, face: tuple[float, float, float]) -> np.ndarray:
     """Pixels near the face colour ``face`` and not much darker (uint8 0/255), from a Lab frame
     (a and b centred on 0)."""
     fl, fa, fb = face
-    near = (np.hypot(lab[:, :, 1] - fa, lab[:, :, 2] - fb) < COLOUR_TOLERANCE) & (lab[:, :, 0] > 0.68 * fl)
+    near = (np.hypot(lab[:, :, 1] - fa, lab[:, :, 2] - fb) < COLOUR_TOLERANCE) & (lab[:, :, 0] > DARKEST * fl)
     opened = cv2.morphologyEx(near.astype(np.uint8) * 255, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
     # Closing seals the dents of digits at the bevel and the thin seams inside a row.
     return cv2.morphologyEx(opened, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
