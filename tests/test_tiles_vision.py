@@ -82,13 +82,14 @@ def test_reader_reads_rendered_tables_of_both_palettes_in_the_held_out_font(read
         correct = tiles = rows_right = rows_total = 0
         for seed in range(4):
             scene = render_tile_scene(np.random.default_rng(100 + seed),
-                                      TileSceneParams(palette=palette, fonts="heldout", light_tables=False, hands=0.0))
+                                      TileSceneParams(palette=palette, fonts="heldout", **CLEAN))
             score = score_scene(scene, reader.with_palette(PALETTES[palette]).read(scene.image))
             correct, tiles = correct + score.correct, tiles + score.tiles
             rows_right, rows_total = rows_right + score.rows_correct, rows_total + score.rows
-        # Floors well under the measured figures (models/TILES.md): they catch a broken reader.
-        assert correct >= 0.8 * tiles, f"{palette}: {correct} of {tiles} tiles read right"
-        assert rows_right >= 0.7 * rows_total, f"{palette}: {rows_right} of {rows_total} rows grouped right"
+        # Floors under the figures measured on these clean tables (0.85 and 0.77 of tiles and rows
+        # with the shipped model): they catch a broken reader, not a slightly worse one.
+        assert correct >= 0.7 * tiles, f"{palette}: {correct} of {tiles} tiles read right"
+        assert rows_right >= 0.6 * rows_total, f"{palette}: {rows_right} of {rows_total} rows grouped right"
 
 
 def test_reading_is_only_in_the_sets_colours_and_groups_follow_the_tiles(reader):
