@@ -35,13 +35,15 @@ def main(argv: list[str] | None = None) -> int:
 
     from vision.recognizer import CLASSIFIER_FILE, DETECTOR_FILE, Recognizer
     from vision.train.data import classifier_samples, render_scenes, scale_for_detector, scene_labels
-    from vision.train.fit import export_classifier, export_detector, timed_progress, train_classifier, train_detector
+    from vision.train.fit import export_classifier, export_detector, train_classifier, train_detector
     from vision.train.synth_eval import evaluate
     from vision.synth.decks import HELDOUT_DESIGNS, TRAIN_DESIGNS, load_deck
 
     torch.set_num_threads(args.threads)
     started = time.monotonic()
-    progress = timed_progress(started)
+
+    def progress(line: str) -> None:
+        print(f"[{time.monotonic() - started:6.0f} s] {line}", flush=True)
 
     args.out.mkdir(parents=True, exist_ok=True)
     for number, design in enumerate(TRAIN_DESIGNS + HELDOUT_DESIGNS, 1):
