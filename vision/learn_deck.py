@@ -26,7 +26,7 @@ import numpy as np
 
 from engine.cards import SUITS, Card
 from vision.decks import DeckProfile
-from vision.labels import NONE_CLASS, NUM_CLASSES, class_of
+from vision.labels import NONE_CLASS, class_of
 from vision.patches import index_patch, index_patches
 from vision.recognizer import IndexCandidate, Recognizer, diagonal_partner
 
@@ -130,7 +130,7 @@ def fit_head(embeddings: np.ndarray, classes: np.ndarray, weight0: np.ndarray, b
              steps: int = 300, pull: float = 1e-3, lr: float = 0.05) -> tuple[np.ndarray, np.ndarray]:
     """Softmax regression from the shipped layer, with an L2 pull back towards it (Adam)."""
     weight, bias = weight0.astype(np.float64).copy(), bias0.astype(np.float64).copy()
-    onehot = np.eye(NUM_CLASSES)[classes]
+    onehot = np.eye(len(weight0))[classes]
     params = [weight, bias]
     moments = [(np.zeros_like(p), np.zeros_like(p)) for p in params]
     x = embeddings.astype(np.float64)

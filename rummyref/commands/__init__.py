@@ -7,4 +7,4 @@ imports (OpenCV, onnxruntime, Flask) go inside that function, so that
 """
 
 COMMAND_MODULES: list[str] = ["analyze", "dashboard", "markers", "recognize", "eval_vision", "learn_deck", "run", "replay",
-                              "render_game", "demo"]
+                              "render_game", "demo", "learn_tiles"]

@@ -1,4 +1,5 @@
-"""`rummyref recognize IMAGE...`: the cards the recognizer reads in photos."""
+"""`rummyref recognize IMAGE...`: the cards (or, with ``--tiles SET``, the Rummy tiles and the
+table's combinations) the recognizer reads in photos."""
 
 from __future__ import annotations
 
@@ -17,9 +18,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Read every visible card (corner indices) in each photo. Prints one line per image; "
                     "with --json one JSON object per line: {\"image\": path, \"cards\": [{\"card\": \"10H\", "
                     "\"confidence\": 0.98, \"corners\": [[x, y], ...]}, ...]}. A file that cannot be read "
-                    "gives an error line and the others go on; the exit code is then 1.")
+                    "gives an error line and the others go on; the exit code is then 1. With --tiles SET the photos "
+                    "show tile Rummy tables: {\"image\": path, \"tiles\": [{\"tile\": \"R7\", \"confidence\": 0.99, "
+                    "\"outline\": [[x, y] x4]}, ...], \"groups\": [[\"R5\", \"R6\", \"R7\"], ...]}: tiles touching in a row "
+                    "form one group, read left to right as the tiles stand.")
     parser.add_argument("images", nargs="+", metavar="IMAGE", help="photo files (JPEG, PNG, ...); EXIF orientation is applied")
     parser.add_argument("--json", action="store_true", help="one JSON object per image")
+    parser.add_argument("--tiles", metavar="SET", choices=("ravensburger", "rummikub"),
+                        help="read number tiles of this set (ravensburger: colours Y G B R; rummikub: K B O R) "
+                             "instead of cards; a set taught with `rummyref learn-tiles` is used automatically")
     parser.add_argument("--annotate", metavar="OUT.png", type=Path,
                         help="draw what was seen; with several images OUT_<image name>.png per image")
     add_recognizer_arguments(parser)
@@ -29,7 +36,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def add_recognizer_arguments(parser: argparse.ArgumentParser) -> None:
     """Options shared by the commands that run the recognizer."""
     parser.add_argument("--deck", metavar="NAME", help="use a deck learned with `rummyref learn-deck`")
-    parser.add_argument("--model-dir", type=Path, help="directory with cards-detector.onnx and cards-classifier.onnx")
+    parser.add_argument("--model-dir", type=Path, help="directory with cards-detector.onnx and cards-classifier.onnx (with --tiles: tiles-classifier.onnx)")
     parser.add_argument("--threads", type=int, default=1, help="inference threads (default 1)")
     parser.add_argument("--min-confidence", type=float, default=0.5,
                         help="report cards at least this sure (default 0.5)")
@@ -59,18 +66,48 @@ def annotation_path(out: Path, image: Path, several: bool) -> Path:
     return out.with_name(f"{out.stem}_{image.stem}{out.suffix}") if several else out
 
 
+def build_tile_reader(args: argparse.Namespace):
+    """The tile reader of ``--tiles SET``, with the set's learned last layer when there is one."""
+    from dataclasses import replace
+
+    from engine.cards import PALETTES
+    from vision.decks import DeckProfile
+    from vision.tiles.learn import profile_name
+    from vision.tiles.reader import TileReader, TileReaderOptions
+
+    if args.threads < 1:
+        raise SystemExit(f"rummyref: --threads must be at least 1, got {args.threads}")
+    profile = None
+    if DeckProfile.path(profile_name(args.tiles)).is_file():
+        profile = DeckProfile.load(profile_name(args.tiles))
+        print(f"rummyref: using the {args.tiles} tiles learned with learn-tiles", file=sys.stderr)
+    options = replace(TileReaderOptions(), min_confidence=args.min_confidence)
+    return TileReader(args.model_dir, threads=args.threads, palette=PALETTES[args.tiles], profile=profile, options=options)
+
+
+def _print_tiles(name: str, reading, as_json: bool) -> None:
+    if as_json:
+        print(json.dumps({"image": name, **reading.to_json()}))
+    else:
+        listed = "  ".join(" ".join(group) for group in reading.groups) or "no tiles"
+        print(f"{name}: {listed}")
+
+
 def run(args: argparse.Namespace) -> int:
     import cv2
 
     from vision.annotate import draw_observations
     from vision.imageio import ImageLoadError, load_image
 
+    if args.tiles and args.annotate:
+        print("rummyref: --annotate draws cards only; leave it out with --tiles", file=sys.stderr)
+        return 2
     if args.annotate and args.annotate.suffix.lower() not in ANNOTATION_FORMATS:
         print(f"rummyref: --annotate {args.annotate}: name a picture file ending in "
               f"{', '.join(sorted(ANNOTATION_FORMATS))}", file=sys.stderr)
         return 2
     try:
-        recognizer = build_recognizer(args)
+        recognizer = build_tile_reader(args) if args.tiles else build_recognizer(args)
     except (FileNotFoundError, ValueError) as error:
         print(f"rummyref: {error}", file=sys.stderr)
         return 2
@@ -85,6 +122,10 @@ def run(args: argparse.Namespace) -> int:
                 print(json.dumps({"image": name, "error": str(error)}))
             else:
                 print(f"{name}: error: {error}")
+            continue
+        if args.tiles:
+            _print_tiles(name, recognizer.read(frame), args.json)
+            sys.stdout.flush()
             continue
         observations = recognizer.recognize(frame)
         if args.json:

@@ -11,11 +11,19 @@ import numpy as np
 import torch
 from torch.nn import functional as F
 
+from vision.labels import NUM_CLASSES
 from vision.patches import PATCH_SIZE
 from vision.train.data import DetectorScene, detector_batch
 from vision.train.nets import IndexClassifier, IndexDetector
 
 Progress = Callable[[str], None]
+
+
+def timed_progress(started: float) -> Progress:
+    """A progress printer that stamps each line with the seconds since ``started``."""
+    def progress(line: str) -> None:
+        print(f"[{time.monotonic() - started:6.0f} s] {line}", flush=True)
+    return progress
 
 
 def focal_loss(logits: torch.Tensor, target: torch.Tensor, weight: torch.Tensor) -> torch.Tensor:
@@ -90,11 +98,12 @@ def train_detector(scenes: list[DetectorScene], steps: int, batch: int, seed: in
 
 
 def train_classifier(patches: np.ndarray, classes: np.ndarray, steps: int, batch: int, seed: int,
-                     progress: Progress) -> IndexClassifier:
+                     progress: Progress, num_classes: int = NUM_CLASSES,
+                     widths: tuple[int, int, int, int] | None = None) -> IndexClassifier:
     rng = np.random.default_rng(seed)
     generator = torch.Generator().manual_seed(seed)
     torch.manual_seed(seed)
-    model = IndexClassifier()
+    model = IndexClassifier(num_classes, widths) if widths else IndexClassifier(num_classes)
 
     def batch_loss(step: int) -> torch.Tensor:
         chosen = rng.integers(len(patches), size=batch)
@@ -116,8 +125,8 @@ def export_detector(model: IndexDetector, path: Path) -> None:
                       opset_version=17, external_data=False, dynamo=False)
 
 
-def export_classifier(model: IndexClassifier, path: Path) -> None:
-    torch.onnx.export(model, torch.zeros(1, 3, PATCH_SIZE, PATCH_SIZE), str(path), input_names=["patch"],
+def export_classifier(model: IndexClassifier, path: Path, height: int = PATCH_SIZE, width: int = PATCH_SIZE) -> None:
+    torch.onnx.export(model, torch.zeros(1, 3, height, width), str(path), input_names=["patch"],
                       output_names=["logits", "embedding"],
                       dynamic_axes={"patch": {0: "n"}, "logits": {0: "n"}, "embedding": {0: "n"}},
                       opset_version=17, external_data=False, dynamo=False)

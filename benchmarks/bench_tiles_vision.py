@@ -1,0 +1,91 @@
+"""Speed of the tile reader, single thread, end to end: a 1280x720 frame with 60 tiles.
+
+Renders a table of 60 tiles in rows (held-out font, both palettes in turn), runs
+``TileReader.read`` repeatedly and prints the median and 90th-percentile time per frame,
+split into finding the outlines (the baseline in the same process), cutting the patches and
+the classifier, plus the model's size, and the CPU time per frame (what the frame costs one
+core, whatever else the machine runs). Goal: 100 ms per frame on one thread.
+
+    python benchmarks/bench_tiles_vision.py [--repeat 30] [--threads 1]
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench_vision import describe, timed  # noqa: E402  (the card benchmark's timing helpers)
+
+
+def sixty_tile_table(palette: str, seed: int):
+    """A 1280x720 rendered table holding exactly 60 tiles in rows."""
+    from engine.cards import PALETTES
+    from vision.synth.tiles import TileSceneParams, deal_rows, render_tile_scene
+
+    rng = np.random.default_rng(seed)
+    params = TileSceneParams(palette=palette, fonts="heldout", scattered=(0, 0), hands=0.0, light_tables=False,
+                             tile_height=(44.0, 48.0), tilt=0.0)
+    while True:
+        rows, total = [], 0
+        for row in deal_rows(rng, PALETTES[palette], 30, jokers=0.2, mixed=0.0):
+            if total + len(row) <= 60:
+                rows.append(row)
+                total += len(row)
+        scene = render_tile_scene(rng, params, rows)
+        if total == 60 and len(scene.tiles) == 60:
+            return scene
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--repeat", type=int, default=30)
+    parser.add_argument("--threads", type=int, default=1)
+    args = parser.parse_args()
+
+    from engine.cards import PALETTES
+    from vision.recognizer import DEFAULT_MODEL_DIR
+    from vision.tiles.outlines import find_tiles
+    from vision.tiles.patches import balance, cut_patch
+    from vision.tiles.reader import CLASSIFIER_FILE, TileReader
+
+    print(f"{CLASSIFIER_FILE}: {(DEFAULT_MODEL_DIR / CLASSIFIER_FILE).stat().st_size / 1e6:.2f} MB")
+    for number, palette in enumerate(PALETTES):
+        reader = TileReader(threads=args.threads, palette=PALETTES[palette])
+        frame = sixty_tile_table(palette, 11 + number).image
+        reader.read(frame)                   # warm up
+        reading = reader.read(frame)
+        candidates = find_tiles(frame)
+
+        def cut() -> np.ndarray:
+            return balance(np.stack([cut_patch(frame, (c.x, c.y), c.angle + turn, c.height)
+                                     for c in candidates for turn in (0.0, math.pi)]))
+
+        patches = cut()
+        total = timed(lambda: reader.read(frame), args.repeat)
+        started = time.process_time()
+        for _ in range(args.repeat):
+            reader.read(frame)
+        cpu = (time.process_time() - started) / args.repeat * 1000
+        outlines = timed(lambda: find_tiles(frame), args.repeat)
+        cutting = timed(cut, args.repeat)
+        classify = timed(lambda: reader.classify(patches), args.repeat)
+        print(f"1280x720, {palette}, 60 tiles, {len(candidates)} candidates, {len(reading.tiles)} tiles read, "
+              f"{args.threads} thread(s):")
+        print(f"  end to end         {describe(total)}   (goal 100 ms); CPU time per frame {cpu:.1f} ms")
+        print(f"  outlines (base)    {describe(outlines)}   -> end to end / outlines = "
+              f"{statistics.median(total) / statistics.median(outlines):.2f}x")
+        print(f"  cut {len(patches)} patches    {describe(cutting)}")
+        print(f"  classifier         {describe(classify)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

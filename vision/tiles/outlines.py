@@ -1,0 +1,263 @@
+"""Finding tiles without a model: tile faces are the light, nearly colourless rectangles of a
+frame, and touching tiles in a row form one long rectangle that is cut at its seams.
+
+1. On the frame scaled to :data:`WORK_SIDE` pixels, a face score (lightness minus chroma in
+   Lab) is thresholded by Otsu; the face colour is then read from those pixels and the mask
+   redrawn as "close to the face colour" -- so warm or cold light, cream or white faces are
+   handled by the frame itself.
+2. Each outer contour's minimum-area rectangle is a tile or a row of tiles; its short side is
+   the tile height of a row, its long side the height of a lone tile.
+3. A row is cut into ``n`` tiles where the seams between touching tiles (the dark bevel lines
+   across the row) are deepest, ``n`` near ``length / (aspect * height)``.
+
+The result is tile candidates (centre, axis angle modulo a half turn, height, width), in frame
+pixels; the classifier decides which way is up and whether a candidate is a tile at all.
+
+>>> frame = np.full((200, 300, 3), 60, np.uint8)
+>>> for x in (100, 130, 160):                       # three touching tiles, 30x40
+...     _ = cv2.rectangle(frame, (x, 80), (x + 28, 120), (225, 235, 240), -1)
+>>> sorted((round(c.x), round(c.y), round(c.height)) for c in find_tiles(frame))   # true centres 114, 144, 174
+[(115, 101, 43), (145, 101, 43), (175, 101, 43)]
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+WORK_SIDE = 640
+"""The frame's long side while looking for faces (finer is slower and no better)."""
+ASPECT_RANGE = (0.62, 0.86)
+"""Tile width / height of the sets this reader knows."""
+COLOUR_TOLERANCE = 20.0
+"""How far (Lab a, b) a face pixel may be from the frame's face colour."""
+HULL_FILL = 0.86
+MIN_FILL = 0.6
+DARKEST = 0.68
+"""A face in the shade may be this much darker than the faces in the light."""
+MAX_COVER = 0.45
+"""Tile faces never cover more of the frame than this."""
+OPEN_COUNT = 6.0
+"""Counts whose seam score is within this of the best one stay open for the classifier."""
+MAX_ROW = 13 * ASPECT_RANGE[1] + 0.5
+BEVEL = 0.035
+"""How much of a tile height the darker bevel takes off the face at each edge."""
+"""A blob's convex hull must fill ``HULL_FILL`` of its rectangle and the blob itself ``MIN_FILL``
+(a row of tiles fills nearly all of it; a digit reaching the bevel dents it)."""
+
+
+@dataclass(frozen=True)
+class TileCandidate:
+    """A light rectangle that may be a tile. ``angle``: the tile's up direction, modulo pi
+    (:mod:`vision.geometry` convention); ``row``: candidates cut from one rectangle share it."""
+
+    x: float
+    y: float
+    angle: float
+    height: float
+    width: float
+    row: int
+
+
+def _face_colours(lab: np.ndarray, peaks: int = 3) -> list[tuple[float, float, float]]:
+    """Guesses of the faces' (lightness, a, b). The lightest, least coloured few percent of the
+    frame's pixels are tile faces, glare (which spreads from the light's colour to white) or a
+    pale part of the table; so their median, the lightest pixels' median and the ``peaks``
+    commonest colours among a wider top are all tried."""
+    light, a, b = lab[:, :, 0], lab[:, :, 1], lab[:, :, 2]
+    score = light - 1.5 * np.hypot(a, b)
+    guesses = []
+    # Under a strong colour cast the faces are coloured too: the lightest pixels are a guess.
+    for top in (score >= np.percentile(score, 97), light >= np.percentile(light, 97)):
+        guesses.append((float(np.median(light[top])), float(np.median(a[top])), float(np.median(b[top]))))
+    top = score >= np.percentile(score, 92)
+    ta, tb, tl = a[top], b[top], light[top]
+    counts, a_edges, b_edges = np.histogram2d(ta, tb, bins=(np.arange(-64, 65, 4), np.arange(-64, 65, 4)))
+    for _ in range(peaks):
+        i, j = np.unravel_index(int(np.argmax(counts)), counts.shape)
+        if counts[i, j] < 0.05 * len(ta):
+            break
+        peak = np.hypot(ta - (a_edges[i] + 2), tb - (b_edges[j] + 2)) < 8
+        guesses.append((float(np.median(tl[peak])), float(np.median(ta[peak])), float(np.median(tb[peak]))))
+        counts[max(0, i - 3):i + 4, max(0, j - 3):j + 4] = 0
+    return guesses
+
+
+def face_mask(lab: np.ndarray, face: tuple[float, float, float]) -> np.ndarray:
+    """Pixels near the face colour ``face`` and not much darker (uint8 0/255), from a Lab frame
+    (a and b centred on 0)."""
+    fl, fa, fb = face
+    near = (np.hypot(lab[:, :, 1] - fa, lab[:, :, 2] - fb) < COLOUR_TOLERANCE) & (lab[:, :, 0] > DARKEST * fl)
+    opened = cv2.morphologyEx(near.astype(np.uint8) * 255, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+    # Closing seals the dents of digits at the bevel and the thin seams inside a row.
+    return cv2.morphologyEx(opened, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+
+
+def _tile_count(rects: list) -> float:
+    """About how many tiles of one size a set of rectangles holds (odd-sized ones count not)."""
+    if not rects:
+        return 0.0
+    typical = float(np.median([min(size) for _, size, _ in rects]))
+    return sum(max(size) / min(size) for _, size, _ in rects if 0.7 * typical <= min(size) <= 1.4 * typical)
+
+
+def face_rects(small: np.ndarray, min_area: float) -> list:
+    """The tile-shaped rectangles of a scaled BGR frame, under the face-colour guess that
+    explains the most tiles of one size -- so warm or cold light, cream or white faces and glare
+    need no setting."""
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32) - np.float32([0, 128, 128])
+    best: list = []
+    lighter_than = np.percentile(lab[:, :, 0], 60)
+    for face in _face_colours(lab):
+        mask = face_mask(lab, face)
+        if face[0] < lighter_than or np.count_nonzero(mask) > MAX_COVER * mask.size:
+            continue        # faces are lighter than most of the table and cover less than half of it
+        rects = _rect_blobs(mask, min_area)
+        if _tile_count(rects) > _tile_count(best):
+            best = rects
+    return best
+
+
+def _rect_blobs(mask: np.ndarray, min_area: float, width: float | None = None) -> list:
+    """Min-area rectangles of the blobs that fill them like tiles do. A blob that does not
+    (a tile touching a light stripe of the table, a glare spot) is opened with a kernel of
+    half a tile's ``width`` and looked at again: thin stripes and bridges fall away."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    rects, merged = [], []
+    for contour in contours:
+        area = cv2.contourArea(contour)
+        if area < min_area:
+            continue
+        rect = cv2.minAreaRect(contour)
+        w, h = rect[1]
+        # The hull ignores dents where a digit's ink reaches the darker bevel.
+        if max(w, h) > MAX_ROW * min(w, h):
+            continue        # longer than 13 tiles side by side: a stripe of the table, not a row
+        if cv2.contourArea(cv2.convexHull(contour)) >= HULL_FILL * w * h and area >= MIN_FILL * w * h:
+            rects.append(rect)
+        else:
+            merged.append(contour)
+    if merged and width is not False:
+        size = width or (float(np.median([min(r[1]) for r in rects])) * 0.74 if rects else None)
+        if size and size >= 6:
+            blob = np.zeros_like(mask)
+            cv2.drawContours(blob, merged, -1, 255, -1)
+            kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (int(size * 0.55), int(size * 0.55)))
+            found = _rect_blobs(cv2.morphologyEx(blob & mask, cv2.MORPH_OPEN, kernel), min_area, False)
+            rects += [r for r in found if min(r[1]) >= 0.6 * size]
+    return rects
+
+
+def _seam_profile(small: np.ndarray, rect) -> np.ndarray:
+    """Lightness along a rectangle's long axis (the 80th percentile across it): dips are seams."""
+    (cx, cy), (w, h), deg = rect
+    length, across = (w, h) if w >= h else (h, w)
+    turn = deg if w >= h else deg + 90
+    matrix = cv2.getRotationMatrix2D((cx, cy), turn, 1.0)
+    matrix[:, 2] += (length / 2 - cx, across / 2 - cy)
+    upright = cv2.warpAffine(small, matrix, (max(1, int(round(length))), max(1, int(round(across)))),
+                             flags=cv2.INTER_LINEAR)
+    grey = cv2.cvtColor(upright, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    inner = grey[int(across * 0.2):max(int(across * 0.2) + 1, int(across * 0.8))]
+    return np.percentile(inner, 80, axis=0)
+
+
+def _ranked_counts(profile: np.ndarray, across: float, aspect: float) -> list[int]:
+    """How many tiles a row of this profile may hold, likeliest first: counts whose cuts fall
+    on the deepest dips, among those the aspect range allows, nudged towards the frame's
+    typical ``aspect``. The bevel makes a row's blob short by about ``BEVEL`` of a tile height
+    at each end."""
+    length = len(profile)
+    bevel = BEVEL * across
+    low = max(1, math.floor((length + 2 * bevel) / (ASPECT_RANGE[1] * (across + 2 * bevel)) + 0.3))
+    high = max(low, math.ceil((length + 2 * bevel) / (ASPECT_RANGE[0] * (across + 2 * bevel)) - 0.3))
+    smooth = np.convolve(profile, np.ones(3) / 3, mode="same")
+    scores = {}
+    for n in range(low, high + 1):
+        pitch = (length + 2 * bevel) / n
+        score = 0.0
+        if n > 1:
+            cuts = [int(round(k * pitch - bevel)) for k in range(1, n)]
+            near = [smooth[max(0, c - 1):c + 2].min() for c in cuts]
+            between = [float(np.median(smooth[max(0, int((k + 0.3) * pitch - bevel)):int((k + 0.7) * pitch - bevel) + 1]))
+                       for k in range(n)]
+            score = float(np.median(between) - np.mean(near))
+        scores[n] = score - 60 * abs(pitch / (across + 2 * bevel) - aspect)
+    ranked = sorted(scores, key=lambda n: -scores[n])
+    # A runner-up far behind is no real alternative (saves the classifier the work).
+    return [n for n in ranked if scores[n] >= scores[ranked[0]] - OPEN_COUNT]
+
+
+@dataclass(frozen=True)
+class Blob:
+    """A light rectangle in frame pixels: one tile or a row of touching tiles. ``counts``: how
+    many tiles it may hold, likeliest first (the reader may let the classifier choose)."""
+
+    x: float
+    y: float
+    axis: float
+    """Direction of the long side (radians, image coordinates)."""
+    length: float
+    across: float
+    counts: tuple[int, ...]
+    number: int
+
+    def cut(self, n: int) -> list[TileCandidate]:
+        """The ``n`` tiles of the blob: a lone tile stands along the long side, a row's tiles
+        across it."""
+        if n == 1:
+            return [TileCandidate(self.x, self.y, angle_of_axis(self.axis), self.length, self.across, self.number)]
+        bevel = BEVEL * self.across
+        pitch = (self.length + 2 * bevel) / n
+        along = np.array([math.cos(self.axis), math.sin(self.axis)])
+        up = angle_of_axis(self.axis + math.pi / 2)
+        tiles = []
+        for k in range(n):
+            x, y = np.array([self.x, self.y]) + ((k + 0.5) * pitch - bevel - self.length / 2) * along
+            tiles.append(TileCandidate(float(x), float(y), up, self.across + 2 * bevel, pitch, self.number))
+        return tiles
+
+
+def find_blobs(frame: np.ndarray, min_height: float = 12.0, alternatives: int = 2) -> list[Blob]:
+    """The tile-shaped light rectangles of a BGR frame with up to ``alternatives`` counts each."""
+    scale = min(1.0, WORK_SIDE / max(frame.shape[:2]))
+    small = cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else frame
+    min_area = (min_height * scale) ** 2 * 0.5
+    rects = face_rects(small, min_area)
+    lone = [min(r[1]) / max(r[1]) for r in rects if ASPECT_RANGE[0] <= min(r[1]) / max(r[1]) <= ASPECT_RANGE[1]]
+    aspect = float(np.median(lone)) if len(lone) >= 3 else 0.74
+    blobs = []
+    for number, rect in enumerate(rects):
+        (cx, cy), (w, h), deg = rect
+        length, across = max(w, h), min(w, h)
+        if min(length, across / ASPECT_RANGE[1]) < min_height * scale:
+            continue
+        ratio = length / across
+        if ratio < 1.25:
+            counts: list[int] = [1]     # a lone tile, taller than wide
+        elif ratio < 1.6:               # a lone tile or two side by side: the nearer aspect first
+            counts = sorted((1, 2), key=lambda n: abs((1 / ratio if n == 1 else ratio / 2) - aspect))[:alternatives]
+        else:
+            counts = _ranked_counts(_seam_profile(small, rect), across, aspect)[:alternatives]
+        axis = math.radians(deg) if w >= h else math.radians(deg + 90)
+        blobs.append(Blob(cx / scale, cy / scale, axis, length / scale, across / scale, tuple(counts), number))
+    return blobs
+
+
+def find_tiles(frame: np.ndarray, min_height: float = 12.0) -> list[TileCandidate]:
+    """Tile candidates in a BGR frame, in frame pixels, each blob cut by its likeliest count."""
+    return [tile for blob in find_blobs(frame, min_height) for tile in blob.cut(blob.counts[0])]
+
+
+def angle_of_axis(direction: float) -> float:
+    """The :mod:`vision.geometry` angle of a tile whose up runs along image direction
+    ``direction`` (radians, x right, y down), folded into [-pi/2, pi/2).
+
+    >>> round(angle_of_axis(-math.pi / 2), 4), round(angle_of_axis(math.pi / 2), 4)
+    (0.0, 0.0)
+    """
+    angle = direction + math.pi / 2
+    return (angle + math.pi / 2) % math.pi - math.pi / 2

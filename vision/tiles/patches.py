@@ -1,0 +1,67 @@
+"""The tile classifier's view: one tile cut upright from the frame, white-balanced on its face.
+
+Shared by training (:mod:`vision.train.tiles`) and the reader, so the two cannot drift apart.
+The cut is :func:`vision.geometry.index_patch_transform` (the card crop's geometry) widened to a
+``PATCH_WIDTH`` x ``PATCH_HEIGHT`` rectangle; ``angle`` is the tile's up direction as in
+:mod:`vision.geometry`.
+
+>>> frame = np.zeros((100, 100, 3), np.uint8)
+>>> frame[30:70, 35:65] = (150, 200, 230)          # a cream face under warm light
+>>> patch = tile_patch(frame, (50.0, 50.0), 0.0, 40.0)
+>>> patch.shape, [round(v, -1) for v in patch[20, 16].tolist()]     # balanced: the face comes out neutral
+((40, 32, 3), [220, 220, 220])
+"""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+from vision.geometry import index_patch_transform
+
+PATCH_HEIGHT = 40
+PATCH_WIDTH = 32
+PATCH_CONTEXT = 1.1
+"""The patch height covers this many tile heights."""
+FACE_LEVEL = 220.0
+"""The grey the face is balanced to."""
+
+
+def balance(patches: np.ndarray) -> np.ndarray:
+    """Scale each channel so the tile face (the bright half of the patch's middle) is a neutral
+    :data:`FACE_LEVEL` grey: warm or cold light and cream or white faces all look alike, and
+    the ink keeps its hue relative to the face. Takes one patch (H, W, 3) or a batch
+    (N, H, W, 3), uint8."""
+    batch = patches if patches.ndim == 4 else patches[None]
+    n, h, w = batch.shape[:3]
+    middle = batch[:, h // 6:h - h // 6, w // 5:w - w // 5].reshape(n, -1, 3).astype(np.float32)
+    brightness = middle.sum(axis=2)
+    bright = brightness >= np.median(brightness, axis=1, keepdims=True)
+    face = (middle * bright[:, :, None]).sum(axis=1) / bright.sum(axis=1, keepdims=True)
+    gains = FACE_LEVEL / np.maximum(face, 8.0)
+    balanced = np.clip(batch.astype(np.float32) * gains[:, None, None, :], 0, 255).astype(np.uint8)
+    return balanced if patches.ndim == 4 else balanced[0]
+
+
+def cut_patch(frame: np.ndarray, center: tuple[float, float], angle: float, height: float) -> np.ndarray:
+    """The upright patch of a tile as the camera saw it (not balanced)."""
+    matrix = index_patch_transform(center, angle, height, PATCH_HEIGHT, PATCH_CONTEXT)
+    matrix[0, 2] -= (PATCH_HEIGHT - PATCH_WIDTH) / 2
+    return cv2.warpAffine(frame, matrix, (PATCH_WIDTH, PATCH_HEIGHT), flags=cv2.INTER_LINEAR,
+                          borderMode=cv2.BORDER_REPLICATE)
+
+
+def tile_patch(frame: np.ndarray, center: tuple[float, float], angle: float, height: float) -> np.ndarray:
+    """The balanced upright patch (``PATCH_HEIGHT`` x ``PATCH_WIDTH``) of the tile at ``center``."""
+    return balance(cut_patch(frame, center, angle, height))
+
+
+def jittered_patch(frame: np.ndarray, center: tuple[float, float], angle: float, height: float,
+                   rng: np.random.Generator, strength: float = 1.0) -> np.ndarray:
+    """:func:`tile_patch` with the outline finder's errors: the centre off by ~6 % of the
+    height, the angle by ~4 degrees, the height by ~8 % (normal, times ``strength``)."""
+    dx, dy = rng.normal(0, 0.06 * strength, 2) * height
+    return tile_patch(frame, (center[0] + dx, center[1] + dy), angle + rng.normal(0, math.radians(4) * strength),
+                      height * math.exp(rng.normal(0, 0.08 * strength)))

@@ -1,0 +1,196 @@
+"""Frames to tile observations and the table's combinations.
+
+1. :func:`vision.tiles.outlines.find_blobs` finds the light rectangles of tile faces (no
+   model); a row of touching tiles is cut into tiles at its seams, and where the seams leave
+   the count open (two likeliest counts), the count whose tiles the classifier reads best wins.
+2. Every candidate is cut upright twice (both ways up), white-balanced on its face
+   (:mod:`vision.tiles.patches`) and classified by ``tiles-classifier.onnx`` into ink colour x
+   number, joker, "upside down" or "not a tile"; only the set's own four colours count.
+3. Touching tiles are grouped into rows (:mod:`vision.tiles.grouping`); a row decides which
+   way is up for all its tiles together (players lay a row one way), by how readable its
+   tiles are each way -- this settles 6/9 and 11/1-style turns that a lone tile's cues leave
+   open.
+
+Run time needs numpy, OpenCV and onnxruntime only::
+
+    reader = TileReader(palette=RUMMIKUB)
+    seen = reader.read(cv2.imread("table.jpg"))
+    seen.groups          # e.g. [['R5', 'R6', 'R7'], ['K9', 'B9', 'O9']]
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from engine.cards import RAVENSBURGER, TilePalette
+from vision.decks import DeckProfile
+from vision.recognizer import DEFAULT_MODEL_DIR, _session, _softmax
+from vision.tiles.grouping import Placed, components, outline, reading_order
+from vision.tiles.labels import CLASS_CODES, NONE_CLASS, UPSIDE_CLASS, palette_classes
+from vision.tiles.outlines import find_blobs
+from vision.tiles.patches import PATCH_HEIGHT, PATCH_WIDTH, balance, cut_patch
+
+CLASSIFIER_FILE = "tiles-classifier.onnx"
+Point = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class TileObservation:
+    """One tile seen in a frame: its code (``R7``, ``JK``), how sure the reader is (0..1),
+    its outline (corners as read upright: top-left, top-right, bottom-right, bottom-left) and
+    the row it lies in (an index into :attr:`TableReading.groups`).
+
+    >>> TileObservation("R7", 0.991, ((1.0, 2.0), (3.0, 2.0), (3.0, 6.0), (1.0, 6.0)), 0).to_json()
+    {'tile': 'R7', 'confidence': 0.991, 'outline': [[1.0, 2.0], [3.0, 2.0], [3.0, 6.0], [1.0, 6.0]]}
+    """
+
+    tile: str
+    confidence: float
+    outline: tuple[Point, Point, Point, Point]
+    row: int
+
+    def to_json(self) -> dict:
+        return {"tile": self.tile, "confidence": round(float(self.confidence), 4),
+                "outline": [[round(float(x), 1), round(float(y), 1)] for x, y in self.outline]}
+
+    @property
+    def center(self) -> Point:
+        return (sum(p[0] for p in self.outline) / 4, sum(p[1] for p in self.outline) / 4)
+
+
+@dataclass(frozen=True)
+class TableReading:
+    """Everything read in one frame: the tiles (row by row, in reading order) and the rows
+    as lists of tile codes -- the table's combinations as the engine takes them."""
+
+    tiles: tuple[TileObservation, ...]
+
+    @property
+    def groups(self) -> list[list[str]]:
+        found: dict[int, list[str]] = {}
+        for tile in self.tiles:
+            found.setdefault(tile.row, []).append(tile.tile)
+        return list(found.values())
+
+    def least_confidence(self) -> float:
+        return min((t.confidence for t in self.tiles), default=1.0)
+
+    def to_json(self) -> dict:
+        return {"tiles": [t.to_json() for t in self.tiles], "groups": self.groups}
+
+
+@dataclass(frozen=True)
+class TileReaderOptions:
+    """``min_confidence``: readings less sure than this are left out (a tile the reader cannot
+    read at all); callers ask the players about anything below their own, higher bar."""
+
+    min_confidence: float = 0.3
+    max_tiles: int = 160
+
+
+class TileReader:
+    """Loads the classifier once; :meth:`read` is then called per frame.
+
+    ``profile`` swaps the classifier's last layer for one fitted to a player's set by
+    :mod:`vision.tiles.learn`.
+    """
+
+    def __init__(self, model_dir: str | Path | None = None, threads: int = 1, palette: TilePalette = RAVENSBURGER,
+                 profile: DeckProfile | None = None, options: TileReaderOptions = TileReaderOptions()) -> None:
+        directory = Path(model_dir) if model_dir is not None else DEFAULT_MODEL_DIR
+        if not (directory / CLASSIFIER_FILE).is_file():
+            raise FileNotFoundError(f"model file {directory / CLASSIFIER_FILE} is missing: train it with "
+                                    f"`python -m vision.train.tiles --out {directory}`")
+        self.classifier = _session(directory / CLASSIFIER_FILE, threads)
+        self.palette = palette
+        self.profile = profile
+        self.options = options
+        self._classes = np.array(palette_classes(palette) + [UPSIDE_CLASS, NONE_CLASS])
+
+    def with_palette(self, palette: TilePalette, profile: DeckProfile | None = None) -> "TileReader":
+        clone = copy.copy(self)
+        clone.palette, clone.profile = palette, profile
+        clone._classes = np.array(palette_classes(palette) + [UPSIDE_CLASS, NONE_CLASS])
+        return clone
+
+    def classify(self, patches: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Logits over all classes and embeddings of (N, H, W, 3) uint8 patches."""
+        if len(patches) == 0:
+            return np.zeros((0, len(CLASS_CODES)), np.float32), np.zeros((0, 0), np.float32)
+        tensor = patches.astype(np.float32).transpose(0, 3, 1, 2) * (1.0 / 255.0)
+        logits, embedding = self.classifier.run(None, {"patch": tensor})
+        if self.profile is not None:
+            logits = self.profile.logits(embedding)
+        return logits, embedding
+
+    def read(self, frame: np.ndarray) -> TableReading:
+        """All tiles in one BGR frame, grouped into rows."""
+        if not isinstance(frame, np.ndarray) or frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
+            raise ValueError("read expects a BGR uint8 image of shape (H, W, 3)")
+        options = [blob.cut(n) for blob in find_blobs(frame) for n in blob.counts]
+        cut = [c for option in options for c in option][:2 * self.options.max_tiles]
+        if not cut:
+            return TableReading(())
+        patches = np.empty((2 * len(cut), PATCH_HEIGHT, PATCH_WIDTH, 3), np.uint8)
+        for k, c in enumerate(cut):
+            patches[2 * k] = cut_patch(frame, (c.x, c.y), c.angle, c.height)
+            patches[2 * k + 1] = patches[2 * k, ::-1, ::-1]       # the same tile turned over
+        logits, _ = self.classify(balance(patches))
+        all_probs = _softmax(logits[:, self._classes])      # only this set's classes compete
+        upside, none = len(self._classes) - 2, len(self._classes) - 1
+        # Where a blob may hold more than one count of tiles, the count whose tiles read best wins.
+        sureness = all_probs[:, :upside].max(axis=1).reshape(-1, 2).max(axis=1)
+        chosen: dict[int, tuple[float, int, int]] = {}
+        start = 0
+        for option in options:
+            stop = min(start + len(option), len(cut))
+            if start < stop:
+                score = float(sureness[start:stop].mean())
+                number = option[0].row
+                if number not in chosen or score > chosen[number][0]:
+                    chosen[number] = (score, start, stop)
+            start += len(option)
+        rows_kept = sorted(chosen.values(), key=lambda item: item[1])
+        keep = np.array([k for _, a, b in rows_kept for k in range(a, b)], int)
+        candidates = [cut[k] for k in keep]
+        probs = all_probs.reshape(-1, 2, all_probs.shape[1])[keep].reshape(-1, all_probs.shape[1])
+        readable = np.clip(1.0 - probs[:, upside] - probs[:, none], 1e-6, 1.0)
+        placed = [Placed(c.x, c.y, c.angle, c.width, c.height) for c in candidates]
+        observations = []
+        for row, members in enumerate(components(placed)):
+            # One way up for the whole row: the way its tiles read best together.
+            ref = placed[members[0]].angle
+            aligned = {i: (0 if abs((placed[i].angle - ref + math.pi) % (2 * math.pi) - math.pi) < math.pi / 2 else 1)
+                       for i in members}
+            vote = sum(math.log(readable[2 * i + aligned[i]]) - math.log(readable[2 * i + 1 - aligned[i]]) for i in members)
+            flip = 0 if vote >= 0 else 1
+            turned = []
+            for i in members:
+                way = aligned[i] ^ flip
+                turned.append(Placed(placed[i].x, placed[i].y, placed[i].angle + way * math.pi,
+                                     placed[i].width, placed[i].height))
+            by_index = dict(zip(members, turned))
+            upright = [by_index.get(j, placed[j]) for j in range(len(placed))]
+            for i in reading_order(upright, members):
+                p = probs[2 * i + (aligned[i] ^ flip)]
+                best = int(np.argmax(p[:upside]))
+                if p[none] >= p[best] or p[best] < self.options.min_confidence:
+                    continue
+                observations.append(TileObservation(CLASS_CODES[self._classes[best]], float(p[best]),
+                                                    outline(by_index[i]), row))
+        return TableReading(_renumber(observations))
+
+
+def _renumber(observations: list[TileObservation]) -> tuple[TileObservation, ...]:
+    """Rows numbered 0, 1, ... in order, with rows whose every tile was dropped left out."""
+    numbers: dict[int, int] = {}
+    out = []
+    for o in observations:
+        numbers.setdefault(o.row, len(numbers))
+        out.append(TileObservation(o.tile, o.confidence, o.outline, numbers[o.row]))
+    return tuple(out)

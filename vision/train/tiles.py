@@ -1,0 +1,165 @@
+"""`python -m vision.train.tiles --out models/`: render tile tables, train the tile classifier
+on 2 CPU threads, export it to ONNX and score the reader on fresh tables of the held-out font.
+
+The tiles are found without a model (:mod:`vision.tiles.outlines`); the
+classifier is :class:`vision.train.nets.IndexClassifier` over :mod:`vision.tiles.labels` on
+:func:`vision.tiles.patches.tile_patch` cuts, with the outline finder's errors as jitter; each tile
+also gives an upside-down cut (class ``UPSIDE``) and the table, seams between touching tiles
+and covered tiles give ``NONE``. Scenes come from :mod:`vision.synth.tiles` with the training
+fonts only. Seeded: the same command gives the same models.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from dataclasses import dataclass
+from multiprocessing import Pool
+from pathlib import Path
+
+import numpy as np
+
+from vision.tiles.labels import NONE_CLASS, NUM_CLASSES, UPSIDE_CLASS, class_of
+from vision.tiles.patches import PATCH_HEIGHT, PATCH_WIDTH, jittered_patch, tile_patch
+
+MIN_VISIBLE = 0.85
+"""A tile at least this visible must be found and read; below IGNORE_VISIBLE it is "not a tile"."""
+IGNORE_VISIBLE = 0.5
+CLASSIFIER_WIDTHS = (16, 24, 48, 64)
+"""Half the card classifier's widths: a tile face is simpler than a corner index."""
+
+
+@dataclass(frozen=True)
+class TileLabel:
+    x: float
+    y: float
+    angle: float
+    height: float
+    width: float
+    visible: float
+
+
+def scene_labels(scene) -> list[TileLabel]:
+    return [TileLabel(*t.center, t.angle, t.height, t.width, t.visible) for t in scene.tiles]
+
+
+def classifier_samples(scene, rng: np.random.Generator, per_tile: int = 2) -> tuple[np.ndarray, np.ndarray]:
+    """Patches and classes of one full-resolution scene."""
+    image = scene.image
+    labels = scene_labels(scene)
+    patches, classes = [], []
+    for tile, annotation in zip(labels, scene.tiles):
+        if tile.visible >= MIN_VISIBLE:
+            for _ in range(per_tile):
+                patches.append(jittered_patch(image, (tile.x, tile.y), tile.angle, tile.height, rng))
+                classes.append(class_of(annotation.code))
+            patches.append(jittered_patch(image, (tile.x, tile.y), tile.angle + math.pi, tile.height, rng))
+            classes.append(UPSIDE_CLASS)
+        elif tile.visible < IGNORE_VISIBLE:
+            patches.append(jittered_patch(image, (tile.x, tile.y), tile.angle, tile.height, rng))
+            classes.append(NONE_CLASS)
+    for row in scene.rows:      # the seam between two touching tiles is no tile
+        for a, b in zip(row, row[1:]):
+            if rng.random() < 0.5:
+                ta, tb = labels[a], labels[b]
+                patches.append(tile_patch(image, ((ta.x + tb.x) / 2, (ta.y + tb.y) / 2), ta.angle, ta.height))
+                classes.append(NONE_CLASS)
+    h, w = image.shape[:2]
+    heights = [t.height for t in labels] or [50.0]
+    for _ in range(8):
+        center = (rng.uniform(0, w), rng.uniform(0, h))
+        if any(math.hypot(center[0] - t.x, center[1] - t.y) < 0.8 * t.height for t in labels):
+            continue
+        patches.append(tile_patch(image, center, rng.uniform(-math.pi, math.pi), float(rng.choice(heights))))
+        classes.append(NONE_CLASS)
+    if not patches:
+        return np.zeros((0, PATCH_HEIGHT, PATCH_WIDTH, 3), np.uint8), np.zeros(0, np.int64)
+    return np.stack(patches), np.asarray(classes, np.int64)
+
+
+def _render_one(job: tuple[int, int]):
+    """Render scene ``number`` of a seed and cut its training samples (runs in a worker)."""
+    from vision.synth.tiles import TileSceneParams, render_tile_scene
+
+    seed, number = job
+    rng = np.random.default_rng([seed, number])
+    params = TileSceneParams() if number % 4 else TileSceneParams(width=720, height=1280)
+    scene = render_tile_scene(rng, params)
+    patches, classes = classifier_samples(scene, rng)
+    return patches, classes
+
+
+def render_training_data(seed: int, scenes: int, workers: int, progress) -> tuple[np.ndarray, np.ndarray]:
+    patch_chunks, class_chunks = [], []
+    with Pool(workers) as pool:
+        for number, (patches, classes) in enumerate(pool.imap(_render_one, ((seed, n) for n in range(scenes)), 4), 1):
+            patch_chunks.append(patches)
+            class_chunks.append(classes)
+            if number % 50 == 0 or number == scenes:
+                progress(f"rendered {number}/{scenes} training tables")
+    return np.concatenate(patch_chunks), np.concatenate(class_chunks)
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m vision.train.tiles", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, default=Path("models"), help="where the ONNX files go (default models/)")
+    parser.add_argument("--seed", type=int, default=1, help="seed for data and training (default 1)")
+    parser.add_argument("--scenes", type=int, default=300, help="training tables to render (default 300)")
+    parser.add_argument("--classifier-steps", type=int, default=1600, help="classifier training steps (default 1600)")
+    parser.add_argument("--batch", type=int, default=64, help="patches per step (default 64)")
+    parser.add_argument("--eval-scenes", type=int, default=20, help="held-out-font tables to score at the end (default 20)")
+    parser.add_argument("--keep-patches", action="store_true",
+                        help="store the rendered patches next to the model and reuse them on the next run")
+    parser.add_argument("--threads", type=int, default=2, help="torch threads and rendering workers (default 2)")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    import torch
+
+    from vision.tiles.reader import CLASSIFIER_FILE
+    from vision.train.fit import export_classifier, timed_progress, train_classifier
+
+    torch.set_num_threads(args.threads)
+    started = time.monotonic()
+    progress = timed_progress(started)
+
+    args.out.mkdir(parents=True, exist_ok=True)
+    cache = args.out / f"tiles-patches-{args.seed}-{args.scenes}.npz"
+    if args.keep_patches and cache.is_file():
+        with np.load(cache) as stored:
+            patches, classes = stored["patches"], stored["classes"]
+        progress(f"read the training patches from {cache}")
+    else:
+        patches, classes = render_training_data(args.seed, args.scenes, args.threads, progress)
+        if args.keep_patches:
+            np.savez(cache, patches=patches, classes=classes)
+    progress(f"{len(patches)} classifier patches ({int((classes == NONE_CLASS).sum())} not a tile, "
+             f"{int((classes == UPSIDE_CLASS).sum())} upside down)")
+    classifier = train_classifier(patches, classes, args.classifier_steps, args.batch, args.seed, progress, NUM_CLASSES,
+                                  CLASSIFIER_WIDTHS)
+    export_classifier(classifier, args.out / CLASSIFIER_FILE, PATCH_HEIGHT, PATCH_WIDTH)
+    progress(f"exported {CLASSIFIER_FILE} to {args.out}")
+    figures = {"seed": args.seed, "training_tables": args.scenes, "patches": int(len(patches)),
+               "classifier_steps": args.classifier_steps, "batch": args.batch}
+    if args.eval_scenes:
+        from vision.tiles.evaluation import evaluate_tables
+        from vision.tiles.reader import TileReader
+
+        reader = TileReader(args.out, threads=args.threads)
+        for palette in ("ravensburger", "rummikub"):
+            score = evaluate_tables(reader, palette, args.seed + 5000, args.eval_scenes)
+            figures[f"heldout_font_{palette}"] = score.to_json()
+            progress(f"held-out font, {palette}: {score.summary()}")
+    figures["training_seconds"] = round(time.monotonic() - started)
+    (args.out / "tiles-training.json").write_text(json.dumps(figures, indent=1) + "\n")
+    progress("done")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
