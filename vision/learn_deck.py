@@ -28,7 +28,7 @@ from engine.cards import SUITS, Card
 from vision.decks import DeckProfile
 from vision.labels import NONE_CLASS, NUM_CLASSES, class_of
 from vision.patches import index_patch, index_patches
-from vision.recognizer import IndexCandidate, Recognizer, diagonal_partner
+from vision.recognizer import IndexCandidate, Recognizer, diagonal_partner, strongest_apart
 
 ROW_LENGTH = 13
 LAYOUT_ORDER: tuple[str, ...] = tuple(str(Card(rank, suit)) for suit in SUITS for rank in range(1, 14))
@@ -52,7 +52,8 @@ def read_layout(recognizer: Recognizer, frame: np.ndarray, first_card: int, phot
     if candidates:
         probs, _ = recognizer.classify_patches(index_patches(frame, candidates))
         score = {id(c): c.heat * (1.0 - float(p[NONE_CLASS])) for c, p in zip(candidates, probs)}
-        candidates = [c for c in candidates if score[id(c)] > 0.1]
+        # The detector's pyramid levels may each find an index: keep its most index-like candidate.
+        candidates = strongest_apart([c for c in candidates if score[id(c)] > 0.1], lambda c: c, lambda c: score[id(c)])
     upright = sorted((c for c in candidates if abs(c.angle) < math.radians(40)), key=lambda c: c.y)
     turned = [c for c in candidates if abs(c.angle) > math.radians(140)]
     rows = max(1, round(len(upright) / ROW_LENGTH))
