@@ -28,13 +28,19 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--threads", type=int, default=2, help="torch threads (default 2; 1 is faster on a busy machine)")
     parser.add_argument("--init", type=Path, metavar="DIR",
                         help="fine-tune the models in DIR instead of training from scratch (lower learning rate, "
-                             "batch-norm statistics frozen); with --detector-steps 0 the detector is kept as it is")
+                             "batch-norm statistics frozen); a stage given 0 steps keeps DIR's model as it is")
     args = parser.parse_args(argv)
-    if args.detector_steps < 0 or args.classifier_steps < 1 or args.scenes < 1:
-        parser.error("--scenes and --classifier-steps must be at least 1, --detector-steps at least 0")
-    if args.detector_steps == 0 and args.init is None:
-        parser.error("--detector-steps 0 keeps the detector of --init DIR; give --init")
+    if args.detector_steps < 0 or args.classifier_steps < 0 or args.scenes < 1:
+        parser.error("--scenes must be at least 1, the step counts at least 0")
+    if 0 in (args.detector_steps, args.classifier_steps) and args.init is None:
+        parser.error("0 steps keep the model of --init DIR; give --init")
     return args
+
+
+def keep(model: Path, out: Path) -> None:
+    """A stage given 0 steps: its model of --init goes to --out unchanged."""
+    if model.resolve() != out.resolve():
+        shutil.copyfile(model, out)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -75,11 +81,15 @@ def main(argv: list[str] | None = None) -> int:
     if args.detector_steps:
         detector = train_detector(detector_scenes, args.detector_steps, 16, args.seed, progress, init[DETECTOR_FILE])
         export_detector(detector, args.out / DETECTOR_FILE)
-    elif init[DETECTOR_FILE].resolve() != (args.out / DETECTOR_FILE).resolve():
-        shutil.copyfile(init[DETECTOR_FILE], args.out / DETECTOR_FILE)
+    else:
+        keep(init[DETECTOR_FILE], args.out / DETECTOR_FILE)
     del detector_scenes
-    classifier = train_classifier(patches, classes, args.classifier_steps, 128, args.seed, progress, init[CLASSIFIER_FILE])
-    export_classifier(classifier, args.out / CLASSIFIER_FILE)
+    if args.classifier_steps:
+        classifier = train_classifier(patches, classes, args.classifier_steps, 128, args.seed, progress,
+                                      init[CLASSIFIER_FILE])
+        export_classifier(classifier, args.out / CLASSIFIER_FILE)
+    else:
+        keep(init[CLASSIFIER_FILE], args.out / CLASSIFIER_FILE)
     progress(f"exported {DETECTOR_FILE} and {CLASSIFIER_FILE} to {args.out}")
 
     recognizer = Recognizer(args.out, threads=args.threads)
