@@ -82,7 +82,10 @@ class RecognizerOptions:
     ``second_look``: a candidate whose best card is neither clearly right nor
     clearly wrong (probability in ``second_look_range``) is cut again at
     these multiples of its size and classified again; the readings are
-    combined by the geometric mean of their probabilities. It costs about half
+    combined by the geometric mean of their probabilities. Indices under
+    ``second_look_min_size`` pixels tall are not looked at again: their
+    patches are upsampled from a few pixels, and cutting them at another size
+    adds no detail, only interpolation. It costs about half
     the classifier's time again and removes readings that only one cut
     supports (on rendered validation scenes: precision 0.85 -> 0.89 at the
     same recall). ``()`` turns it off.
@@ -92,6 +95,7 @@ class RecognizerOptions:
     pyramid: tuple[float, ...] = (1.0, 0.5)
     second_look: tuple[float, ...] = (0.87, 1.15)
     second_look_range: tuple[float, float] = (0.3, 0.9)
+    second_look_min_size: float = 12.0
     max_upscale: float = 2.0
     max_long_side: int = 1600
     index_threshold: float = 0.2
@@ -281,7 +285,8 @@ class Recognizer:
     def _second_look(self, frame: np.ndarray, candidates: list[IndexCandidate], probs: np.ndarray) -> np.ndarray:
         low, high = self.options.second_look_range
         best = probs[:, :NONE_CLASS].max(axis=1) if len(probs) else np.zeros(0)
-        unsure = np.nonzero((best >= low) & (best < high))[0]
+        sizes = np.array([c.size for c in candidates])
+        unsure = np.nonzero((best >= low) & (best < high) & (sizes >= self.options.second_look_min_size))[0]
         if not self.options.second_look or len(unsure) == 0:
             return probs
         log_sum = np.log(probs[unsure] + 1e-6)
