@@ -4,7 +4,9 @@ Renders a 1280x720 table with 30 cards (fanned melds, many overlapping) and a
 1920x1080 one, runs ``Recognizer.recognize`` on each repeatedly and prints the
 median and 90th-percentile time per frame, split into detector, patch cutting
 and classifier, plus the model sizes and this process's peak memory. The
-baseline in the same process is the detector alone on the same frame.
+baselines in the same process are the detector alone on the same frame and
+the plain recognizer: a one-level pyramid (the detector at 640 px only) and
+no second look at unsure readings.
 
     python benchmarks/bench_vision.py [--repeat 30] [--threads 1]
 """
@@ -41,10 +43,13 @@ def main() -> int:
     parser.add_argument("--threads", type=int, default=1)
     args = parser.parse_args()
 
+    from dataclasses import replace
+
     from vision.recognizer import CLASSIFIER_FILE, DEFAULT_MODEL_DIR, DETECTOR_FILE, Recognizer
     from vision.train.data import render_scenes
 
     recognizer = Recognizer(threads=args.threads)
+    plain = Recognizer(threads=args.threads, options=replace(recognizer.options, pyramid=(1.0,), second_look=()))
     for name in (DETECTOR_FILE, CLASSIFIER_FILE):
         print(f"{name}: {(DEFAULT_MODEL_DIR / name).stat().st_size / 1e6:.2f} MB")
     for width, height in ((1280, 720), (1920, 1080)):
@@ -57,12 +62,15 @@ def main() -> int:
         total = timed(lambda: recognizer.recognize(frame), args.repeat)
         detect = timed(lambda: recognizer.detect(frame), args.repeat)
         read = timed(lambda: recognizer.read_indices(frame, candidates), args.repeat)
+        single = timed(lambda: plain.recognize(frame), args.repeat)
         print(f"{width}x{height}, {len(scene.cards)} cards, {len(candidates)} index candidates, "
               f"{len(observations)} cards reported, {args.threads} thread(s):")
         print(f"  end to end       {describe(total)}")
         print(f"  detector (base)  {describe(detect)}   -> end to end / detector = "
               f"{statistics.median(total) / statistics.median(detect):.2f}x")
         print(f"  patches+classify {describe(read)}")
+        print(f"  plain recognizer {describe(single)}   -> end to end / plain = "
+              f"{statistics.median(total) / statistics.median(single):.2f}x")
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak resident memory of this process: {peak:.0f} MB")
     return 0

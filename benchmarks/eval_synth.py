@@ -5,7 +5,9 @@ blur, JPEG) with the deck designs the models never saw in training and prints
 precision and recall of card identities (see :mod:`vision.train.synth_eval`),
 overall and for the training designs as a comparison.
 
-    python benchmarks/eval_synth.py [--scenes 100] [--seed 5] [--deck NAME]
+    python benchmarks/eval_synth.py [--scenes 100] [--seed 5] [--designs heldout] [--model-dir DIR]
+
+Readings below ``--min-confidence`` (default 0.5, as ``rummyref recognize``) are dropped.
 """
 
 from __future__ import annotations
@@ -24,14 +26,19 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=5)
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--designs", choices=["heldout", "train", "both"], default="both")
+    parser.add_argument("--model-dir", type=Path, help="models to score (default: the shipped ones)")
+    parser.add_argument("--min-confidence", type=float, default=0.5)
     args = parser.parse_args()
 
-    from vision.recognizer import Recognizer
+    from dataclasses import replace
+
+    from vision.recognizer import Recognizer, RecognizerOptions
     from vision.train.data import render_scenes
     from vision.train.synth_eval import evaluate
     from vision.synth.decks import HELDOUT_DESIGNS
 
-    recognizer = Recognizer(threads=args.threads)
+    recognizer = Recognizer(args.model_dir, threads=args.threads,
+                            options=replace(RecognizerOptions(), min_confidence=args.min_confidence))
     groups = {"heldout": "heldout", "train": "train"}
     for group in (["heldout", "train"] if args.designs == "both" else [args.designs]):
         scenes = render_scenes(args.seed, args.scenes, groups[group], kinds=False, cards=(12, 32), overlap=0.9)

@@ -10,8 +10,9 @@ from vision.evaluation import LabelsError, load_labels, score_image, total
 from vision.learn_deck import LAYOUT_ORDER, fit_head, shipped_head
 from vision.labels import NONE_CLASS, NUM_CLASSES, class_of
 from vision.patches import index_patch
-from vision.recognizer import IndexCandidate, IndexReading, card_outline, diagonal_partner, merge_corners
-from vision.train.data import DetectorScene, IndexLabel, detector_targets
+from vision.recognizer import (IndexCandidate, IndexReading, Recognizer, RecognizerOptions, _suppress, card_outline,
+                               diagonal_partner, merge_corners)
+from vision.train.data import DetectorScene, FaceLabel, IndexLabel, classifier_samples, detector_targets
 
 
 def arrow_frame() -> np.ndarray:
@@ -78,6 +79,38 @@ def test_same_code_far_apart_stays_two_cards():
     # Two decks in play: two 7D that cannot be one card.
     observations = merge_corners([reading("7D", 100, 100, 0.0), reading("7D", 900, 600, math.pi)])
     assert [o.card for o in observations] == ["7D", "7D"]
+
+
+def test_one_index_read_twice_a_little_apart_is_one_reading_but_a_neighbour_stays():
+    # Two pyramid levels read the 9S 0.7 index heights apart; a tight fan puts the 8S next to it.
+    kept = _suppress([reading("9S", 100, 100, 0.0, 0.9), reading("9S", 114, 100, 0.0, 0.8),
+                      reading("8S", 86, 100, 0.0, 0.7)])
+    assert sorted((r.card, r.confidence) for r in kept) == [("8S", 0.7), ("9S", 0.9)]
+
+
+def test_a_grazing_view_still_pairs_the_two_corners_of_a_card():
+    # Seen at about 55 degrees tilt the card's height shrinks to 0.55 of its width in the image.
+    a, b = IndexCandidate(100, 100, 0.0, 20, 1), IndexCandidate(200, 155, math.pi, 20, 1)
+    assert diagonal_partner(a, b)
+
+
+def test_pyramid_levels_are_distinct_and_largest_first():
+    recognizer = Recognizer.__new__(Recognizer)
+    recognizer.options = RecognizerOptions(pyramid=(0.5, 1.0))
+    assert recognizer.detector_scales(np.zeros((1200, 1600, 3), np.uint8)) == [0.4, 0.2]
+    # A tiny frame is upscaled at most max_upscale: both levels would be the same scale, so one runs.
+    assert recognizer.detector_scales(np.zeros((100, 150, 3), np.uint8)) == [2.0]
+
+
+def test_card_faces_give_upright_not_an_index_patches():
+    image = np.full((400, 400, 3), 200, np.uint8)
+    face = FaceLabel(np.array([[100.0, 50.0], [300.0, 50.0], [300.0, 350.0], [100.0, 350.0]]), 1.0)
+    assert face.angle == 0.0 and face.point(0.5, 0.5) == (200.0, 200.0)
+    index = IndexLabel("AS", 118, 80, 0.0, 30.0, 1.0)
+    patches, classes = classifier_samples(image, [index], np.random.default_rng(0), per_index=1, negatives=0,
+                                          faces=[face], face_negatives=5)
+    assert classes[0] == class_of("AS")
+    assert (classes[1:] == NONE_CLASS).all() and len(classes) >= 5
 
 
 def test_outline_of_an_upright_card_contains_both_indices():

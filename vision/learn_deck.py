@@ -28,11 +28,15 @@ from engine.cards import SUITS, Card
 from vision.decks import DeckProfile
 from vision.labels import NONE_CLASS, class_of
 from vision.patches import index_patch, index_patches
-from vision.recognizer import IndexCandidate, Recognizer, diagonal_partner
+from vision.recognizer import IndexCandidate, Recognizer, diagonal_partner, strongest_apart
 
 ROW_LENGTH = 13
 LAYOUT_ORDER: tuple[str, ...] = tuple(str(Card(rank, suit)) for suit in SUITS for rank in range(1, 14))
 """Card codes in the order the guided layout lays them out, row after row."""
+
+
+FACE_NEGATIVES = 6
+""""Not an index" patches cut from the middle of each laid-out card."""
 
 
 class LayoutError(ValueError):
@@ -52,7 +56,8 @@ def read_layout(recognizer: Recognizer, frame: np.ndarray, first_card: int, phot
     if candidates:
         probs, _ = recognizer.classify_patches(index_patches(frame, candidates))
         score = {id(c): c.heat * (1.0 - float(p[NONE_CLASS])) for c, p in zip(candidates, probs)}
-        candidates = [c for c in candidates if score[id(c)] > 0.1]
+        # The detector's pyramid levels may each find an index: keep its most index-like candidate.
+        candidates = strongest_apart([c for c in candidates if score[id(c)] > 0.1], lambda c: c, lambda c: score[id(c)])
     upright = sorted((c for c in candidates if abs(c.angle) < math.radians(40)), key=lambda c: c.y)
     turned = [c for c in candidates if abs(c.angle) > math.radians(140)]
     rows = max(1, round(len(upright) / ROW_LENGTH))
@@ -95,6 +100,20 @@ def _patches(frame: np.ndarray, labelled: list[LabelledIndex], rng: np.random.Ge
             classes.append(class_of(item.card))
         patches.append(index_patch(frame, (c.x, c.y), c.angle + math.pi, c.size))
         classes.append(NONE_CLASS)
+    # The middle of each card (between its two indices): pips and court artwork, which the
+    # refitted layer must keep calling "not an index", turned like the card's indices.
+    corners: dict[str, list[IndexCandidate]] = {}
+    for item in labelled:
+        corners.setdefault(item.card, []).append(item.candidate)
+    for top, *rest in corners.values():
+        for bottom in rest[:1]:
+            for _ in range(FACE_NEGATIVES):
+                t = rng.uniform(0.25, 0.75)
+                x, y = top.x + t * (bottom.x - top.x), top.y + t * (bottom.y - top.y)
+                size = top.size * math.exp(rng.normal(0.2, 0.4))
+                turn = math.pi if rng.random() < 0.5 else 0.0
+                patches.append(index_patch(frame, (x, y), top.angle + turn + rng.normal(0, 0.15), size))
+                classes.append(NONE_CLASS)
     sizes = [item.candidate.size for item in labelled]
     h, w = frame.shape[:2]
     for _ in range(negatives):

@@ -1,7 +1,8 @@
 """Frames to card observations: corner indices found by a detector, read by a classifier.
 
 Stage 1, :class:`IndexDetector`: a tiny fully-convolutional net on the frame
-scaled to ``detect_long_side`` pixels predicts, at stride 4, a heat map of
+scaled to ``detect_long_side`` pixels (and to the other levels of an image
+pyramid, :attr:`RecognizerOptions.pyramid`) predicts, at stride 4, a heat map of
 corner-index centres with the glyphs' orientation and size, and a heat map of
 face-down card centres with their size. Stage 2: every index candidate is cut
 upright from the FULL-resolution frame (:mod:`vision.patches`) and classified
@@ -18,7 +19,7 @@ from __future__ import annotations
 
 import copy
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -69,9 +70,32 @@ class RecognizerOptions:
     ``min_confidence`` drops readings below it from the result; it is not a
     decision threshold for the product, which asks the player about anything
     that is not clearly sure.
+
+    ``pyramid`` lists the detector passes as fractions of ``detect_long_side``:
+    the default ``(1.0, 0.5)`` runs the detector on the frame scaled to 640 px
+    and again at 320 px, where the indices of close-ups (too big for the
+    detector at 640 px) come into its range; the second pass costs a quarter
+    of the first. Candidates of all passes are pooled before classification
+    and overlapping readings are then suppressed, so an index found by both
+    passes is reported once.
+
+    ``second_look``: a candidate whose best card is neither clearly right nor
+    clearly wrong (probability in ``second_look_range``) is cut again at
+    these multiples of its size and classified again; the readings are
+    combined by the geometric mean of their probabilities. Indices under
+    ``second_look_min_size`` pixels tall are not looked at again: their
+    patches are upsampled from a few pixels, and cutting them at another size
+    adds no detail, only interpolation. It costs about half
+    the classifier's time again and removes readings that only one cut
+    supports (on rendered validation scenes: precision 0.85 -> 0.89 at the
+    same recall). ``()`` turns it off.
     """
 
     detect_long_side: int = 640
+    pyramid: tuple[float, ...] = (1.0, 0.5)
+    second_look: tuple[float, ...] = (0.87, 1.15)
+    second_look_range: tuple[float, float] = (0.3, 0.9)
+    second_look_min_size: float = 12.0
     max_upscale: float = 2.0
     max_long_side: int = 1600
     index_threshold: float = 0.2
@@ -170,9 +194,16 @@ class Recognizer:
         return clone
 
     # Stage 1 ------------------------------------------------------------------
-    def detector_scale(self, frame: np.ndarray) -> float:
-        """The first pass's scale: the frame's long side to ``detect_long_side`` pixels."""
-        return min(self.options.max_upscale, self.options.detect_long_side / max(frame.shape[:2]))
+    def detector_scales(self, frame: np.ndarray) -> list[float]:
+        """The pyramid's scales for this frame, largest first; levels that
+        :attr:`RecognizerOptions.max_upscale` makes equal are run once."""
+        long_side = max(frame.shape[:2])
+        scales: list[float] = []
+        for fraction in sorted(self.options.pyramid, reverse=True):
+            scale = min(self.options.max_upscale, fraction * self.options.detect_long_side / long_side)
+            if all(abs(scale / other - 1) > 0.1 for other in scales):
+                scales.append(scale)
+        return scales
 
     def detector_input(self, frame: np.ndarray, scale: float) -> tuple[np.ndarray, float]:
         """The frame scaled for the detector (padded to a multiple of 16) and the exact scale used."""
@@ -185,23 +216,32 @@ class Recognizer:
         return resized, new_w / width
 
     def detect(self, frame: np.ndarray) -> tuple[list[IndexCandidate], list[IndexCandidate]]:
-        """Index candidates and face-down card candidates, in frame coordinates.
+        """Index candidates and face-down card candidates of all pyramid levels, in frame coordinates.
 
-        When the first pass finds only tiny indices in a large frame (a wide
-        shot of a big table), a second pass runs at the scale that makes them
-        :data:`RESCALE_TARGET_PX` tall. A back candidate's ``size`` is the
-        card's height; its angle is unused.
+        When the first (largest) level finds only tiny indices in a large frame
+        (a wide shot of a big table), it is run again at the scale that makes
+        them :data:`RESCALE_TARGET_PX` tall. A back candidate's ``size`` is the
+        card's height; its angle is unused. An index found at several levels
+        gives several candidates (their readings are suppressed after
+        classification); a back found at several levels is reported once.
         """
-        scale = self.detector_scale(frame)
-        indices, backs = self._detect_at(frame, scale)
+        if not self.options.pyramid:
+            raise ValueError("RecognizerOptions.pyramid needs at least one detector scale")
+        first, *others = self.detector_scales(frame)
+        indices, backs = self._detect_at(frame, first)
         sure = [c.size for c in indices if c.heat >= 0.4]
         if sure:
-            typical = float(np.median(sure)) * scale
-            wanted = min(scale * RESCALE_TARGET_PX / typical, self.options.max_upscale,
+            typical = float(np.median(sure)) * first
+            wanted = min(first * RESCALE_TARGET_PX / typical, self.options.max_upscale,
                          self.options.max_long_side / max(frame.shape[:2]))
-            if typical < RESCALE_BELOW_PX and wanted > 1.4 * scale:
+            if typical < RESCALE_BELOW_PX and wanted > 1.4 * first:
                 indices, backs = self._detect_at(frame, wanted)
-        return indices, backs
+        for scale in others:
+            more_indices, more_backs = self._detect_at(frame, scale)
+            indices += more_indices
+            backs += more_backs
+        # A back's size is the card's height: backs a third of it apart are one card.
+        return indices, strongest_apart(backs, lambda b: b, lambda b: b.heat, reach=1 / 3)
 
     def _detect_at(self, frame: np.ndarray, scale: float) -> tuple[list[IndexCandidate], list[IndexCandidate]]:
         image, scale = self.detector_input(frame, scale)
@@ -235,7 +275,9 @@ class Recognizer:
         return _softmax(logits), embedding
 
     def read_indices(self, frame: np.ndarray, candidates: list[IndexCandidate]) -> list[IndexReading]:
+        """Classify every candidate, take a second look at the unsure ones, suppress overlapping readings."""
         probs, _ = self.classify_patches(index_patches(frame, candidates))
+        probs = self._second_look(frame, candidates, probs)
         readings = []
         for candidate, p in zip(candidates, probs):
             best = int(np.argmax(p[:NONE_CLASS]))
@@ -243,6 +285,22 @@ class Recognizer:
             if confidence >= self.options.min_confidence:
                 readings.append(IndexReading(candidate, CLASS_CODES[best], confidence))
         return _suppress(readings)
+
+    def _second_look(self, frame: np.ndarray, candidates: list[IndexCandidate], probs: np.ndarray) -> np.ndarray:
+        low, high = self.options.second_look_range
+        best = probs[:, :NONE_CLASS].max(axis=1) if len(probs) else np.zeros(0)
+        sizes = np.array([c.size for c in candidates])
+        unsure = np.nonzero((best >= low) & (best < high) & (sizes >= self.options.second_look_min_size))[0]
+        if not self.options.second_look or len(unsure) == 0:
+            return probs
+        log_sum = np.log(probs[unsure] + 1e-6)
+        for factor in self.options.second_look:
+            again = [replace(candidates[i], size=candidates[i].size * factor) for i in unsure]
+            log_sum += np.log(self.classify_patches(index_patches(frame, again))[0] + 1e-6)
+        combined = np.exp(log_sum / (1 + len(self.options.second_look)))
+        probs = probs.copy()
+        probs[unsure] = combined / combined.sum(axis=1, keepdims=True)
+        return probs
 
     # Whole frame ---------------------------------------------------------------
     def recognize(self, frame: np.ndarray) -> list[CardObservation]:
@@ -258,15 +316,46 @@ class Recognizer:
         return sorted(observations, key=lambda o: -o.confidence)
 
 
-def _suppress(readings: list[IndexReading]) -> list[IndexReading]:
-    """Keep the most confident of readings that lie on top of each other."""
-    kept: list[IndexReading] = []
-    for reading in sorted(readings, key=lambda r: -r.confidence):
-        c = reading.candidate
-        if all(math.hypot(c.x - k.candidate.x, c.y - k.candidate.y) > 0.45 * max(c.size, k.candidate.size)
-               for k in kept):
-            kept.append(reading)
+def strongest_apart(items: list, candidate_of, strength, reach: float = 0.45) -> list:
+    """The strongest of items whose candidates lie on top of each other.
+
+    Two candidates overlap when they are closer than ``reach`` times the larger
+    one's size; items are kept strongest first.
+
+    >>> near = [IndexCandidate(0, 0, 0.0, 20, 0.5), IndexCandidate(5, 0, 0.0, 20, 0.9), IndexCandidate(40, 0, 0.0, 20, 0.3)]
+    >>> [c.heat for c in strongest_apart(near, lambda c: c, lambda c: c.heat)]
+    [0.9, 0.3]
+    """
+    kept: list = []
+    for item in sorted(items, key=lambda i: -strength(i)):
+        c = candidate_of(item)
+        if all(math.hypot(c.x - k.x, c.y - k.y) > reach * max(c.size, k.size) for k in map(candidate_of, kept)):
+            kept.append(item)
     return kept
+
+
+SAME_CARD_REACH = 1.0
+"""Two readings of the same card closer than this many index heights are one index read twice
+(two pyramid levels, a little apart): indices of different cards lie that close in tight fans,
+so readings of different cards are only suppressed within 0.45 index heights."""
+
+
+def _suppress(readings: list[IndexReading]) -> list[IndexReading]:
+    """Keep the most confident of readings that lie on top of each other (from one or several pyramid levels)."""
+    kept = strongest_apart(readings, lambda r: r.candidate, lambda r: r.confidence)
+    by_card: dict[str, list[IndexReading]] = {}
+    for reading in kept:
+        by_card.setdefault(reading.card, []).append(reading)
+    return [reading for same in by_card.values()
+            for reading in strongest_apart(same, lambda r: r.candidate, lambda r: r.confidence, SAME_CARD_REACH)]
+
+
+# The two indices of one card, seen from the upper one: "down" over "right" and their distance in
+# index heights. The limits hold 98 % of the pairs in rendered scenes of many decks photographed
+# at up to 60 degrees tilt (grazing views squeeze "down"; some decks have small indices).
+MIN_DIAGONAL_ASPECT = 0.45
+MAX_DIAGONAL_ASPECT = 3.0
+MAX_DIAGONAL_INDICES = 10.0
 
 
 def diagonal_partner(a: IndexCandidate, b: IndexCandidate) -> bool:
@@ -288,7 +377,8 @@ def diagonal_partner(a: IndexCandidate, b: IndexCandidate) -> bool:
     c, s = math.cos(a.angle), math.sin(a.angle)
     right, down = dx * c + dy * s, -dx * s + dy * c
     size = (a.size + b.size) / 2
-    return right > 0.8 * size and down > 1.2 * size and 0.7 < down / right < 3.0 and math.hypot(dx, dy) < 9 * size
+    return (right > 0.8 * size and down > 1.2 * size and MIN_DIAGONAL_ASPECT < down / right < MAX_DIAGONAL_ASPECT
+            and math.hypot(dx, dy) < MAX_DIAGONAL_INDICES * size)
 
 
 def card_outline(a: IndexCandidate, b: IndexCandidate) -> tuple[tuple[float, float], ...]:

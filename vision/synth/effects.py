@@ -79,8 +79,23 @@ def low_resolution(rng: np.random.Generator, image: np.ndarray) -> np.ndarray:
     return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
+def sharpen(rng: np.random.Generator, image: np.ndarray) -> np.ndarray:
+    """A phone camera's unsharp mask: haloes along edges, noise made crisper."""
+    sigma = rng.uniform(0.8, 2.5) * max(image.shape[:2]) / 1280
+    amount = np.float32(rng.uniform(0.4, 1.5))
+    return image + amount * (image - cv2.GaussianBlur(image, (0, 0), sigma))
+
+
+def vignette(rng: np.random.Generator, image: np.ndarray) -> np.ndarray:
+    """A phone lens's darker corners."""
+    h, w = image.shape[:2]
+    ys, xs = np.ogrid[0:h, 0:w]
+    r2 = ((xs - w / 2) / (w / 2)) ** 2 + ((ys - h / 2) / (h / 2)) ** 2
+    return image * (1 - rng.uniform(0.15, 0.45) * np.minimum(r2, 2.0) / 2).astype(np.float32)[:, :, None]
+
+
 def jpeg(rng: np.random.Generator, image: np.ndarray) -> np.ndarray:
-    quality = int(rng.integers(35, 96))
+    quality = int(rng.integers(20, 96))
     ok, data = cv2.imencode(".jpg", np.clip(image, 0, 255).astype(np.uint8), [cv2.IMWRITE_JPEG_QUALITY, quality])
     return cv2.imdecode(data, cv2.IMREAD_COLOR).astype(np.float32)
 
@@ -88,7 +103,7 @@ def jpeg(rng: np.random.Generator, image: np.ndarray) -> np.ndarray:
 # (effect, probability) in the order a camera applies them.
 _PIPELINE = (
     (light_gradient, 0.8), (glare, 0.35), (white_balance, 0.7), (defocus, 0.35), (motion_blur, 0.15),
-    (low_resolution, 0.15), (sensor_noise, 0.7), (jpeg, 0.8),
+    (low_resolution, 0.15), (vignette, 0.25), (sensor_noise, 0.7), (sharpen, 0.3), (jpeg, 0.8),
 )
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import sys
 import time
 from pathlib import Path
@@ -24,8 +25,22 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--detector-steps", type=int, default=2500, help="detector training steps of 16 crops (default 2500)")
     parser.add_argument("--classifier-steps", type=int, default=5000, help="classifier training steps of 128 patches (default 5000)")
     parser.add_argument("--eval-scenes", type=int, default=30, help="validation scenes per design group (default 30)")
-    parser.add_argument("--threads", type=int, default=2, help="torch threads (default 2)")
-    return parser.parse_args(argv)
+    parser.add_argument("--threads", type=int, default=2, help="torch threads (default 2; 1 is faster on a busy machine)")
+    parser.add_argument("--init", type=Path, metavar="DIR",
+                        help="fine-tune the models in DIR instead of training from scratch (lower learning rate, "
+                             "batch-norm statistics frozen); a stage given 0 steps keeps DIR's model as it is")
+    args = parser.parse_args(argv)
+    if args.detector_steps < 0 or args.classifier_steps < 0 or args.scenes < 1:
+        parser.error("--scenes must be at least 1, the step counts at least 0")
+    if 0 in (args.detector_steps, args.classifier_steps) and args.init is None:
+        parser.error("0 steps keep the model of --init DIR; give --init")
+    return args
+
+
+def keep(model: Path, out: Path) -> None:
+    """A stage given 0 steps: its model of --init goes to --out unchanged."""
+    if model.resolve() != out.resolve():
+        shutil.copyfile(model, out)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -34,16 +49,14 @@ def main(argv: list[str] | None = None) -> int:
     import torch
 
     from vision.recognizer import CLASSIFIER_FILE, DETECTOR_FILE, Recognizer
-    from vision.train.data import classifier_samples, render_scenes, scale_for_detector, scene_labels
-    from vision.train.fit import export_classifier, export_detector, train_classifier, train_detector
+    from vision.train.data import classifier_samples, render_scenes, scale_for_detector, scene_faces, scene_labels
+    from vision.train.fit import export_classifier, export_detector, timed_progress, train_classifier, train_detector
     from vision.train.synth_eval import evaluate
     from vision.synth.decks import HELDOUT_DESIGNS, TRAIN_DESIGNS, load_deck
 
     torch.set_num_threads(args.threads)
     started = time.monotonic()
-
-    def progress(line: str) -> None:
-        print(f"[{time.monotonic() - started:6.0f} s] {line}", flush=True)
+    progress = timed_progress(started)
 
     args.out.mkdir(parents=True, exist_ok=True)
     for number, design in enumerate(TRAIN_DESIGNS + HELDOUT_DESIGNS, 1):
@@ -54,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
     for number, scene in enumerate(render_scenes(args.seed, args.scenes, TRAIN_DESIGNS), 1):
         indices, backs = scene_labels(scene)
         detector_scenes.append(scale_for_detector(scene.image, indices, backs, rng))
-        patches, classes = classifier_samples(scene.image, indices, rng)
+        patches, classes = classifier_samples(scene.image, indices, rng, faces=scene_faces(scene))
         patch_chunks.append(patches)
         class_chunks.append(classes)
         if number % 100 == 0 or number == args.scenes:
@@ -62,16 +75,25 @@ def main(argv: list[str] | None = None) -> int:
     patches, classes = np.concatenate(patch_chunks), np.concatenate(class_chunks)
     progress(f"{len(patches)} classifier patches ({np.bincount(classes)[-1]} not an index)")
 
-    detector = train_detector(detector_scenes, args.detector_steps, 16, args.seed, progress)
+    init = {name: args.init / name if args.init else None for name in (DETECTOR_FILE, CLASSIFIER_FILE)}
+    if args.detector_steps:
+        detector = train_detector(detector_scenes, args.detector_steps, 16, args.seed, progress, init[DETECTOR_FILE])
+        export_detector(detector, args.out / DETECTOR_FILE)
+    else:
+        keep(init[DETECTOR_FILE], args.out / DETECTOR_FILE)
     del detector_scenes
-    export_detector(detector, args.out / DETECTOR_FILE)
-    classifier = train_classifier(patches, classes, args.classifier_steps, 128, args.seed, progress)
-    export_classifier(classifier, args.out / CLASSIFIER_FILE)
+    if args.classifier_steps:
+        classifier = train_classifier(patches, classes, args.classifier_steps, 128, args.seed, progress,
+                                      init=init[CLASSIFIER_FILE])
+        export_classifier(classifier, args.out / CLASSIFIER_FILE)
+    else:
+        keep(init[CLASSIFIER_FILE], args.out / CLASSIFIER_FILE)
     progress(f"exported {DETECTOR_FILE} and {CLASSIFIER_FILE} to {args.out}")
 
     recognizer = Recognizer(args.out, threads=args.threads)
     figures: dict = {"seed": args.seed, "training_scenes": args.scenes, "patches": int(len(patches)),
                      "detector_steps": args.detector_steps, "classifier_steps": args.classifier_steps,
+                     "fine_tuned_from": str(args.init) if args.init else None,
                      "train_designs": list(TRAIN_DESIGNS), "heldout_designs": list(HELDOUT_DESIGNS)}
     for group, designs, seed in (("train_designs", TRAIN_DESIGNS, args.seed + 1000),
                                  ("heldout_designs", HELDOUT_DESIGNS, args.seed + 2000)):

@@ -21,6 +21,7 @@ from typing import Iterator
 import cv2
 import numpy as np
 
+from vision.geometry import angle_of_up
 from vision.labels import BACK_CODE, NONE_CLASS, class_of
 from vision.patches import PATCH_SIZE, index_patch
 
@@ -64,6 +65,32 @@ def scene_labels(scene) -> tuple[list[IndexLabel], list[BackLabel]]:
         cx, cy = outline.mean(axis=0)
         backs.append(BackLabel(float(cx), float(cy), height, float(card.visible)))
     return indices, backs
+
+
+@dataclass(frozen=True)
+class FaceLabel:
+    """A face-up card: its outline (top-left, top-right, bottom-right, bottom-left of the upright card)."""
+
+    outline: np.ndarray
+    visible: float
+
+    @property
+    def angle(self) -> float:
+        """The card's glyph angle (see :mod:`vision.geometry`): its up direction, bottom-left to top-left."""
+        return angle_of_up(self.outline[0] - self.outline[3])
+
+    def point(self, u: float, v: float) -> tuple[float, float]:
+        """The image point at fractions ``u`` across and ``v`` down the card."""
+        top = self.outline[0] + u * (self.outline[1] - self.outline[0])
+        bottom = self.outline[3] + u * (self.outline[2] - self.outline[3])
+        x, y = top + v * (bottom - top)
+        return float(x), float(y)
+
+
+def scene_faces(scene) -> list[FaceLabel]:
+    """The face-up cards of a scene that show at least a little."""
+    return [FaceLabel(np.asarray(card.outline, np.float64), float(card.visible)) for card in scene.cards
+            if card.card != BACK_CODE and card.visible >= IGNORE_VISIBLE]
 
 
 def render_scenes(seed: int, count: int, designs: str | tuple[str, ...] = "train", kinds: bool = True,
@@ -197,8 +224,13 @@ def detector_batch(scenes: list[DetectorScene], rng: np.random.Generator, batch:
         h, w = scene.image.shape[:2]
         canvas = np.zeros((max(h, size), max(w, size), 3), np.uint8)
         canvas[:h, :w] = scene.image
-        # Prefer crops that contain indices.
-        if scene.indices and rng.random() < 0.8:
+        # Prefer crops that contain indices, and face-down cards (rare in scenes, so easily unlearnt).
+        roll = rng.random()
+        if scene.backs and roll < 0.3:
+            back = scene.backs[int(rng.integers(len(scene.backs)))]
+            x0 = int(np.clip(back.x - rng.uniform(0.25, 0.75) * size, 0, canvas.shape[1] - size))
+            y0 = int(np.clip(back.y - rng.uniform(0.25, 0.75) * size, 0, canvas.shape[0] - size))
+        elif scene.indices and roll < 0.8:
             target = scene.indices[int(rng.integers(len(scene.indices)))]
             x0 = int(np.clip(target.x - rng.uniform(0.1, 0.9) * size, 0, canvas.shape[1] - size))
             y0 = int(np.clip(target.y - rng.uniform(0.1, 0.9) * size, 0, canvas.shape[0] - size))
@@ -222,16 +254,37 @@ def jitter(label: IndexLabel, rng: np.random.Generator, strength: float = 1.0) -
 
 
 def classifier_samples(image: np.ndarray, indices: list[IndexLabel], rng: np.random.Generator,
-                       per_index: int = 3, negatives: int = 12) -> tuple[np.ndarray, np.ndarray]:
-    """Patches and class numbers cut from one full-resolution scene."""
+                       per_index: int = 3, negatives: int = 12, faces: list[FaceLabel] = (),
+                       face_negatives: int = 2) -> tuple[np.ndarray, np.ndarray]:
+    """Patches and class numbers cut from one full-resolution scene.
+
+    Besides the readable indices, "not an index" patches: the table and
+    anything at random, covered and upside-down indices, a single glyph of an
+    index cut as if it were a whole index (what a detector pass at the wrong
+    scale offers), and ``face_negatives`` patches per face-up card from its
+    middle -- pips and court artwork, turned like the card's indices.
+    """
     patches, classes = [], []
     sizes = [i.size for i in indices] or [30.0]
+    seen = [i for i in indices if i.visible >= IGNORE_VISIBLE]
+
+    def clear_of_indices(center: tuple[float, float], reach: float) -> bool:
+        return all(math.hypot(center[0] - i.x, center[1] - i.y) >= reach * i.size for i in seen)
+
     for label in indices:
         if label.visible >= MIN_VISIBLE:
             for _ in range(per_index):
                 center, angle, size = jitter(label, rng)
                 patches.append(index_patch(image, center, angle, size))
                 classes.append(class_of(label.card))
+            if rng.random() < 0.3:
+                # The rank or the suit glyph alone, cut at glyph size.
+                up = -1.0 if rng.random() < 0.5 else 1.0
+                along = up * rng.uniform(0.2, 0.3) * label.size
+                center = (label.x + along * math.sin(label.angle), label.y - along * math.cos(label.angle))
+                patches.append(index_patch(image, center, label.angle + rng.normal(0, 0.1),
+                                           label.size * rng.uniform(0.35, 0.5)))
+                classes.append(NONE_CLASS)
         if label.visible < IGNORE_VISIBLE or rng.random() < 0.3:
             # Covered indices and upside-down readings must not be read.
             center, angle, size = jitter(label, rng)
@@ -243,10 +296,18 @@ def classifier_samples(image: np.ndarray, indices: list[IndexLabel], rng: np.ran
     for _ in range(negatives):
         size = float(rng.choice(sizes)) * math.exp(rng.normal(0, 0.3))
         center = (rng.uniform(0, w), rng.uniform(0, h))
-        if any(math.hypot(center[0] - i.x, center[1] - i.y) < 0.6 * i.size for i in indices if i.visible >= IGNORE_VISIBLE):
-            continue
-        patches.append(index_patch(image, center, rng.uniform(-math.pi, math.pi), size))
-        classes.append(NONE_CLASS)
+        if clear_of_indices(center, 0.6):
+            patches.append(index_patch(image, center, rng.uniform(-math.pi, math.pi), size))
+            classes.append(NONE_CLASS)
+    typical = float(np.median(sizes))
+    for face in faces:
+        for _ in range(face_negatives):
+            center = face.point(rng.uniform(0.2, 0.8), rng.uniform(0.15, 0.85))
+            size = typical * math.exp(rng.normal(0.2, 0.4))
+            if 0 <= center[0] < w and 0 <= center[1] < h and clear_of_indices(center, 0.8):
+                turn = math.pi if rng.random() < 0.5 else 0.0
+                patches.append(index_patch(image, center, face.angle + turn + rng.normal(0, 0.15), size))
+                classes.append(NONE_CLASS)
     if not patches:
         return np.zeros((0, PATCH_SIZE, PATCH_SIZE, 3), np.uint8), np.zeros(0, np.int64)
     return np.stack(patches), np.asarray(classes, np.int64)

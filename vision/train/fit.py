@@ -15,8 +15,12 @@ from vision.labels import NUM_CLASSES
 from vision.patches import PATCH_SIZE
 from vision.train.data import DetectorScene, detector_batch
 from vision.train.nets import IndexClassifier, IndexDetector
+from vision.train.warmstart import freeze_norm_statistics, load_onnx_weights
 
 Progress = Callable[[str], None]
+
+FINE_TUNE_LR = 1 / 3
+"""Peak learning rate of fine-tuning (training started from exported models), relative to training from scratch."""
 
 
 def timed_progress(started: float) -> Progress:
@@ -62,10 +66,19 @@ def cosine_lr(step: int, steps: int, peak: float, warmup: int = 100) -> float:
 
 
 def _optimise(model: torch.nn.Module, name: str, steps: int, peak_lr: float, weight_decay: float,
-              batch_loss: Callable[[int], torch.Tensor], progress: Progress, every: int) -> None:
-    """AdamW with warm-up and cosine decay; ``batch_loss(step)`` draws a batch and returns its loss."""
+              batch_loss: Callable[[int], torch.Tensor], progress: Progress, every: int,
+              fine_tune: bool = False) -> None:
+    """AdamW with warm-up and cosine decay; ``batch_loss(step)`` draws a batch and returns its loss.
+
+    ``fine_tune``: the model was loaded from an exported one (:mod:`vision.train.warmstart`):
+    a lower peak learning rate and frozen batch-norm statistics.
+    """
+    if fine_tune:
+        peak_lr *= FINE_TUNE_LR
     optimiser = torch.optim.AdamW(model.parameters(), lr=peak_lr, weight_decay=weight_decay)
     model.train()
+    if fine_tune:
+        freeze_norm_statistics(model)
     started = time.monotonic()
     running = 0.0
     for step in range(steps):
@@ -83,27 +96,34 @@ def _optimise(model: torch.nn.Module, name: str, steps: int, peak_lr: float, wei
     model.eval()
 
 
-def train_detector(scenes: list[DetectorScene], steps: int, batch: int, seed: int, progress: Progress) -> IndexDetector:
+def train_detector(scenes: list[DetectorScene], steps: int, batch: int, seed: int, progress: Progress,
+                   init: Path | None = None) -> IndexDetector:
+    """Train the detector from scratch, or fine-tune the exported one at ``init``."""
     rng = np.random.default_rng(seed)
     generator = torch.Generator().manual_seed(seed)
     torch.manual_seed(seed)
     model = IndexDetector()
+    if init is not None:
+        load_onnx_weights(model, init, torch.zeros(1, 3, 64, 64))
 
     def batch_loss(step: int) -> torch.Tensor:
         images, heat, weight, reg, mask = (torch.from_numpy(a) for a in detector_batch(scenes, rng, batch))
         return detector_loss(model.raw(colour_jitter(images, generator)), heat, weight, reg, mask)
 
-    _optimise(model, "detector", steps, 3e-3, 1e-4, batch_loss, progress, every=50)
+    _optimise(model, "detector", steps, 3e-3, 1e-4, batch_loss, progress, every=50, fine_tune=init is not None)
     return model
 
 
 def train_classifier(patches: np.ndarray, classes: np.ndarray, steps: int, batch: int, seed: int,
                      progress: Progress, num_classes: int = NUM_CLASSES,
-                     widths: tuple[int, int, int, int] | None = None) -> IndexClassifier:
+                     widths: tuple[int, int, int, int] | None = None, init: Path | None = None) -> IndexClassifier:
+    """Train the classifier from scratch, or fine-tune the exported one at ``init``."""
     rng = np.random.default_rng(seed)
     generator = torch.Generator().manual_seed(seed)
     torch.manual_seed(seed)
     model = IndexClassifier(num_classes, widths) if widths else IndexClassifier(num_classes)
+    if init is not None:
+        load_onnx_weights(model, init, torch.zeros(1, 3, PATCH_SIZE, PATCH_SIZE))
 
     def batch_loss(step: int) -> torch.Tensor:
         chosen = rng.integers(len(patches), size=batch)
@@ -115,7 +135,7 @@ def train_classifier(patches: np.ndarray, classes: np.ndarray, steps: int, batch
         logits, _ = model(images)
         return F.cross_entropy(logits, torch.from_numpy(classes[chosen]), label_smoothing=0.05)
 
-    _optimise(model, "classifier", steps, 3e-3, 5e-4, batch_loss, progress, every=100)
+    _optimise(model, "classifier", steps, 3e-3, 5e-4, batch_loss, progress, every=100, fine_tune=init is not None)
     return model
 
 
