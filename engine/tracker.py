@@ -267,6 +267,7 @@ class GinTracker:
         self.knocker: int | None = None
         self.layouts: dict[int, _Layout] = {}
         self._window: list[tuple[int, list[Sighting]]] = []
+        self._settled_still = False
         self._overrides: list[_Override] = []
         self._pending: dict[int, tuple[str, str, float, float, bool]] = {}
         self._finish = False
@@ -278,12 +279,20 @@ class GinTracker:
         """Take one frame; returns the events it commits (often none)."""
         if not still:
             self._window.clear()
+            self._settled_still = False
             return []
         self._window.append((frame_id, list(sightings)))
         del self._window[:-self.options.window]
         if len(self._window) < self.options.window or self.phase == "over":
             return []
         return self._evaluate(frame_id)
+
+    @property
+    def needs_frames(self) -> bool:
+        """False once the table has been read to a settled state in this still period: more still
+        frames cannot change anything until something moves (the camera side may skip reading them).
+        """
+        return not self._settled_still and self.phase != "over"
 
     def confirm(self, seq: int, code: str) -> list[Event]:
         """Answer the ``needs_confirmation`` event ``seq``: the card there is ``code``."""
@@ -365,23 +374,39 @@ class GinTracker:
         reading = self._settled()
         if reading is None:
             return []
+        self._settled_still = True
         # An answer holds for the card it was about, while it lies there; not for the next card there.
         self._overrides = [o for o in self._overrides if o.card in reading.get(o.zone, {})]
         events = self._question_doubtful(reading, frame_id)
-        if events or self._pending_present(reading):
+        if events:
             return events
+        open_questions = self._pending_present(reading, frame_id)
+        if open_questions is not None:
+            return open_questions
         if self.phase == "play":
             events += self._play(reading, frame_id)
         if self.phase == "knocked":
             events += self._layouts(reading, frame_id)
         return events
 
-    def _pending_present(self, reading: dict[str, dict[str, _Card]]) -> bool:
-        """Drop questions about cards no longer on the table; True while one is still open."""
+    def _pending_present(self, reading: dict[str, dict[str, _Card]], frame_id: int) -> list[Event] | None:
+        """Drop questions about cards no longer on the table; None while none is open.
+
+        A doubtful card on the discard pile covered before anyone answered is a turn the tracker
+        cannot place (whose discard, which card): it stops and says so rather than carry on with
+        the wrong player to move. The players record the hand themselves.
+        """
         for seq, (zone, code, *_) in list(self._pending.items()):
             if code not in reading.get(zone, {}):
                 del self._pending[seq]
-        return bool(self._pending)
+                if zone == self.discard_zone and self.phase == "play":
+                    self._pending.clear()
+                    self.phase = "over"
+                    return [self._emit("hand_end", frame_id, needs_confirmation=True, flagged=True, candidates=(code,),
+                                       detail=f"the question about {code} on the discard pile (#{seq}) was not answered "
+                                              "before the next card covered it: the tracker lost the turn order; "
+                                              "record this hand by hand")]
+        return [] if self._pending else None
 
     def _question_doubtful(self, reading: dict[str, dict[str, _Card]], frame_id: int) -> list[Event]:
         """Ask about cards read with low confidence and cards read in two zones at once."""
@@ -469,6 +494,8 @@ class GinTracker:
                 events += self._discard(seen_top.code, frame_id)
             elif len(self.pile) >= 1 and seen_top_code == (self.pile[-2] if len(self.pile) >= 2 else None):
                 events += self._pickup(frame_id)
+            elif seen_top_code is None:
+                return []  # nothing readable on a pile of two or more: wait for a reading of it
             else:
                 card = pile[seen_top_code]
                 return self._ask(self.discard_zone, card, frame_id,

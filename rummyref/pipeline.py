@@ -60,6 +60,14 @@ class FrameReading:
     still: bool
     geometry: str
     """The calibration state (``calibrated``, ``manual``, ``moved``, ...)."""
+    recognized: bool = True
+    """False for a still frame left unread because the tracker had already settled this still period."""
+
+    def feed(self, session: "HandSession") -> list[Event]:
+        """Give this reading to the hand's tracker (an unread still frame tells it nothing)."""
+        if self.still and not self.recognized:
+            return []
+        return session.update(self.frame_id, self.sightings, self.still)
 
 
 def sighting_position(observation: CardObservation) -> tuple[float, float]:
@@ -67,6 +75,30 @@ def sighting_position(observation: CardObservation) -> tuple[float, float]:
     points = observation.outline or observation.corners
     xs, ys = zip(*points)
     return sum(xs) / len(xs), sum(ys) / len(ys)
+
+
+def drop_artwork(observations: Sequence[CardObservation]) -> list[CardObservation]:
+    """Without readings that lie on the face of a card read at both diagonal corners, read less surely
+    than that card: nothing there can be another card's index (the face covers it), so they are the
+    card's own picture (court figures, pips) read as an index.
+
+    >>> card = CardObservation("JD", 0.9, ((0, 0), (40, 60)), ((-5, -8), (45, -8), (45, 68), (-5, 68)))
+    >>> [o.card for o in drop_artwork([card, CardObservation("10H", 0.4, ((15.0, 30.0),)),
+    ...                                CardObservation("9C", 0.95, ((60.0, 30.0),))])]
+    ['JD', '9C']
+    """
+    import cv2
+
+    faces = [o for o in observations if o.outline is not None]
+    kept = []
+    for obs in observations:
+        if obs.outline is None and any(
+                face.confidence > obs.confidence
+                and cv2.pointPolygonTest(np.float32(face.outline), tuple(map(float, obs.corners[0])), False) > 0
+                for face in faces):
+            continue
+        kept.append(obs)
+    return kept
 
 
 class TableReader:
@@ -85,23 +117,31 @@ class TableReader:
         self.frames = 0
         self.recognized = 0
 
-    def read(self, frame_id: int, image: np.ndarray) -> FrameReading:
+    def read(self, frame_id: int, image: np.ndarray, wanted: bool = True) -> FrameReading:
+        """Read one frame; a still frame is recognized only if ``wanted`` (the tracker's
+        :attr:`~engine.tracker.GinTracker.needs_frames`): recognition is most of the cost."""
         self.frames += 1
         report = self.calibrator.update(image)
         still = self.motion.update(image).still and report.usable
         if not still:
             return FrameReading(frame_id, (), (), False, report.state)
+        if not wanted:
+            return FrameReading(frame_id, (), (), True, report.state, recognized=False)
         observations = tuple(self.recognizer.recognize(image))
         self.recognized += 1
+        return FrameReading(frame_id, observations, self.sightings(observations, report.calibration), True, report.state)
+
+    def sightings(self, observations: Sequence[CardObservation], calibration: Any) -> tuple[Sighting, ...]:
+        """The recognizer's observations as the tracker's sightings: table cm and zones."""
+        observations = drop_artwork(observations)
         points = [sighting_position(o) for o in observations]
-        table = report.calibration.to_table(points) if points else []
+        table = calibration.to_table(points) if points else []
         sightings = []
         for obs, (x, y) in zip(observations, table):
             zone = self.zones.zone_at(float(x), float(y))
             sightings.append(Sighting(obs.card if obs.card != "JK" else "BACK", float(obs.confidence), float(x), float(y),
                                       zone.name if zone else None))
-        return FrameReading(frame_id, observations, tuple(s for s in sightings if s.code != "BACK" or s.zone),
-                            True, report.state)
+        return tuple(s for s in sightings if s.code != "BACK" or s.zone)
 
 
 def make_calibrator(table_cm: tuple[float, float], corners: Sequence[Sequence[float]] | None = None):
@@ -487,9 +527,9 @@ class Pipeline:
 
     def _process(self, frame_id: int, image: np.ndarray) -> None:
         self.stats.frames += 1
-        reading = self.reader.read(frame_id, image)
-        self.stats.read += reading.still
-        self._commit(self.session.update(frame_id, reading.sightings, reading.still), (image, reading.observations))
+        reading = self.reader.read(frame_id, image, self.session.tracker.needs_frames)
+        self.stats.read += reading.recognized and reading.still
+        self._commit(reading.feed(self.session), (image, reading.observations))
 
     def _commit(self, events: list[Event], frame: tuple[np.ndarray, Sequence[CardObservation]] | None) -> None:
         if not events:
@@ -506,7 +546,7 @@ class Pipeline:
 def replay_frames(frames: Iterable[np.ndarray], reader: TableReader, session: HandSession) -> Iterator[dict[str, Any]]:
     """Every frame through the reader and the session; yields each event as :func:`event_json`."""
     for frame_id, image in enumerate(frames, start=1):
-        reading = reader.read(frame_id, image)
+        reading = reader.read(frame_id, image, session.tracker.needs_frames)
         hand = session.hand
-        for event in session.update(frame_id, reading.sightings, reading.still):
+        for event in reading.feed(session):
             yield event_json(event, hand)

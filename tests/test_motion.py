@@ -58,3 +58,20 @@ def test_lighting_change_is_not_motion():
     detector.update(cloth(1))
     assert detector.update(cloth(2, brightness=1.25)).still
     assert detector.update(cloth(3, brightness=0.7)).still
+
+
+def test_many_small_skin_coloured_prints_are_not_a_hand():
+    """Red pips and court figures of a full layout add up to more skin-coloured pixels than a
+    fingertip, but no patch is hand-sized: the table is still; a resting hand of the same area is not."""
+    frame = cloth(0)
+    for row in range(20, 340, 24):
+        for col in range(20, 620, 24):
+            frame[row:row + 6, col:col + 6] = SKIN  # 6x6 specks: 5% of the frame in all
+    detector = MotionDetector()
+    detector.update(frame)
+    reading = detector.update(frame)
+    assert reading.still and reading.skin < 0.003
+    hand = cloth(0)
+    hand[100:190, 100:300] = SKIN  # one patch of about the same number of pixels
+    detector.update(hand)
+    assert detector.update(hand).occluded

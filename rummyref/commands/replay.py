@@ -14,11 +14,20 @@ def register(subparsers) -> None:
         "replay", help="run recorded frames (folder, video, rendered game) through recognizer and tracker",
         description="Read every frame of SOURCE (a frame folder, a video file, or a folder written by "
         "`rummyref render-game`) through the recognizer, the table calibration and the tracker, and print "
-        "the events: committed ones and the questions (needs_confirmation, with candidates).",
+        "the events: committed ones and the questions (needs_confirmation, with candidates). "
+        "With --simulate N instead of SOURCE: play N fresh hands from --seed, render them, run them through "
+        "the same pipeline and print per hand the truth, the result, whether they agree and whether the "
+        "players were asked anything, then a summary line.",
         formatter_class=argparse.ArgumentDefaultsHelpFormatter,
     )
-    parser.add_argument("source", metavar="SOURCE", help="a folder of frames, a video file, or a camera URL (dir:, file:)")
-    parser.add_argument("--game", default="gin", choices=["gin"], help="the game played (Gin Rummy is tracked today)")
+    parser.add_argument("source", metavar="SOURCE", nargs="?",
+                        help="a folder of frames, a video file, or a camera URL (dir:, file:); not with --simulate")
+    parser.add_argument("--simulate", type=int, metavar="N", help="replay N freshly simulated hands instead of SOURCE")
+    parser.add_argument("--seed", type=int, default=0, help="with --simulate: the first hand's seed (hands use S, S+1, ...)")
+    parser.add_argument("--size", default="1280x720", help="with --simulate: the rendered frame size WxH")
+    parser.add_argument("--answer", action="store_true",
+                        help="with --simulate: the simulated players answer the tracker's questions from the table")
+    parser.add_argument("--game", default="gin", choices=["gin"], help="the game played")
     parser.add_argument("--players", help='the two players "Ann,Ben" (default: from a rendered game\'s game.json)')
     parser.add_argument("--dealer", help="who deals the first hand (default: game.json, else the second player)")
     parser.add_argument("--table-cm", help="playing area between the markers, WxH cm (default: game.json, else 80x60)")
@@ -40,6 +49,14 @@ def _source(text: str) -> tuple[str, Path | None]:
 def run(args: argparse.Namespace) -> int:
     from rummyref.commands.run import parse_corners, parse_players, parse_size
 
+    if args.simulate is not None:
+        if args.source:
+            print("rummyref replay: give SOURCE or --simulate N, not both", file=sys.stderr)
+            return 2
+        return _simulate(args)
+    if not args.source:
+        print("rummyref replay: SOURCE is missing (a frame folder or video), or use --simulate N", file=sys.stderr)
+        return 2
     url, folder = _source(args.source)
     from rummyref.render_game import read_setup
 
@@ -96,3 +113,36 @@ def _describe(event: dict) -> str:
     if "result" in event:
         text += f" - {event['result']}"
     return text
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    """``--simulate N``: one JSON line (or text line) per hand, then the summary; progress on stderr."""
+    from rummyref.commands.run import parse_size
+    from rummyref.simulated_replay import replay_gin, summary
+
+    if args.simulate < 1:
+        print(f"rummyref replay: --simulate needs at least 1 hand, got {args.simulate}", file=sys.stderr)
+        return 2
+    try:
+        size = tuple(int(v) for v in parse_size(args.size, "--size"))
+    except argparse.ArgumentTypeError as error:
+        print(f"rummyref replay: {error}", file=sys.stderr)
+        return 2
+
+    def progress(text: str) -> None:
+        print(text, file=sys.stderr, flush=True)
+
+    seeds = range(args.seed, args.seed + args.simulate)
+    done = []
+    for hand in replay_gin(seeds, size, args.answer, args.threads, progress):
+        done.append(hand)
+        data = hand.to_json()
+        print(json.dumps(data) if args.json else
+              f"seed {hand.seed} {hand.outcome}: {'agrees' if hand.agree else 'WRONG' if hand.wrong else 'asks'} "
+              f"(truth {data['truth']}, result {data['result']}, {hand.questions} questions)", flush=True)
+    figures = summary(done)
+    print(json.dumps(figures) if args.json else
+          f"{figures['agree']}/{figures['hands']} hands agree with the truth, {figures['wrong_committed']} wrong results "
+          f"committed, {figures['hands_with_questions']} hands asked the players ({figures['questions']} questions)",
+          flush=True)
+    return 0
