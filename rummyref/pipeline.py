@@ -31,7 +31,7 @@ import numpy as np
 from engine.match import HandScore, MatchState, new_match
 from engine.rules import GinRules
 from engine.tracker import Event, GinTracker, Sighting, TrackerOptions
-from engine.zones import ZoneMap
+from engine.zones import CARD_HEIGHT_CM, CARD_WIDTH_CM, ZoneMap
 from vision.observation import CardObservation
 
 log = logging.getLogger(__name__)
@@ -75,6 +75,12 @@ def sighting_position(observation: CardObservation) -> tuple[float, float]:
     points = observation.outline or observation.corners
     xs, ys = zip(*points)
     return sum(xs) / len(xs), sum(ys) / len(ys)
+
+
+INDEX_TO_CENTRE_CM = ((0.5 - 0.085) * CARD_WIDTH_CM, (0.5 - 0.14) * CARD_HEIGHT_CM)
+"""From a card's upper-left index to its centre, for a card lying upright as the camera sees it.
+A card read at one index only is almost always one of a fan spread to the right, whose upper-left
+indices show; without this its position would lie a third of a card off, splitting the fan."""
 
 
 def drop_artwork(observations: Sequence[CardObservation]) -> list[CardObservation]:
@@ -138,6 +144,8 @@ class TableReader:
         table = calibration.to_table(points) if points else []
         sightings = []
         for obs, (x, y) in zip(observations, table):
+            if obs.outline is None and obs.card != "BACK":
+                x, y = x + INDEX_TO_CENTRE_CM[0], y + INDEX_TO_CENTRE_CM[1]  # see INDEX_TO_CENTRE_CM
             zone = self.zones.zone_at(float(x), float(y))
             sightings.append(Sighting(obs.card if obs.card != "JK" else "BACK", float(obs.confidence), float(x), float(y),
                                       zone.name if zone else None))

@@ -37,6 +37,9 @@ from engine.tracker import Event
 from engine.zones import ZoneMap, default_zones
 
 PLAYERS = ("Ann", "Ben")
+MAX_ANSWERS = 3
+"""Players asked the same thing again after answering it this often stop answering (the hand then
+ends without a result): an answer the tracker cannot use is not repeated forever."""
 
 
 @dataclass(frozen=True)
@@ -120,6 +123,7 @@ def replay_gin_hand(hand: SimulatedHand, recognizer: Any, zones: ZoneMap, size: 
     tracker = session.tracker
     committed: list[Event] = []
     asked = answered = 0
+    answers: Counter[tuple] = Counter()
     start = time.perf_counter()
     for frame, image in zip(hand.frames, images):
         if session.tracker is not tracker:
@@ -130,7 +134,9 @@ def replay_gin_hand(hand: SimulatedHand, recognizer: Any, zones: ZoneMap, size: 
             committed.append(event)
             if event.needs_confirmation and event.kind == "reading":
                 asked += 1
-                if answer and event.position is not None and session.tracker is tracker:
+                place = (event.zone, event.cards, event.position)
+                if answer and event.position is not None and session.tracker is tracker and answers[place] < MAX_ANSWERS:
+                    answers[place] += 1
                     answered += 1
                     pending += session.confirm(event.seq, _answer(frame, event))
     seconds = time.perf_counter() - start
@@ -139,7 +145,11 @@ def replay_gin_hand(hand: SimulatedHand, recognizer: Any, zones: ZoneMap, size: 
 
 
 def _answer(frame: SimFrame, event: Event) -> str:
-    """What a player at the table answers: the true card nearest the place the question points at."""
+    """What a player at the table answers: the card read, if it lies in that zone; else the true card
+    nearest the place the question points at (a position read off an index can be a fan step off)."""
+    read = event.cards[0] if event.cards else None
+    if read is not None and "read twice" not in event.detail and any(p.zone == event.zone and p.code == read for p in frame.table):
+        return read
     return frame.card_at(event.zone, *event.position)
 
 
