@@ -165,6 +165,22 @@ class GameRenderer:
         mask = cv2.GaussianBlur(mask, (0, 0), 0.25 * self.pixels_per_cm)
         canvas *= 1 - SHADOW_DEPTH * mask[:, :, None]
 
+    def bump(self, dx_px: float, dy_px: float, turn_deg: float = 0.0) -> None:
+        """Someone knocks the camera: the whole picture shifts by ``dx_px``, ``dy_px`` and turns by
+        ``turn_deg`` about the frame's centre (markers included), as a moved camera sees the table.
+
+        >>> r = GameRenderer(width=320, height=180, seed=1)
+        >>> before = r._project([(0.0, 0.0)])[0]
+        >>> r.bump(10, -5)
+        >>> [round(float(v), 1) for v in r._project([(0.0, 0.0)])[0] - before]
+        [10.0, -5.0]
+        """
+        move = cv2.getRotationMatrix2D((self.width / 2, self.height / 2), turn_deg, 1.0)
+        move[:, 2] += (dx_px, dy_px)
+        self.to_image = np.vstack([move, (0, 0, 1)]) @ self.to_image
+        self.background = self._table()
+        self._table_canvas = None
+
     def new_action(self) -> None:
         """Between actions the room light drifts a little and the hand moves elsewhere."""
         self.light = float(np.clip(self.light * self.rng.uniform(0.96, 1.04), 0.85, 1.15))

@@ -58,6 +58,8 @@ class HandReplay:
     frames: int = 0
     recognized: int = 0
     seconds: float = 0.0
+    events: tuple[Event, ...] = ()
+    """What the tracker committed and asked, in order (not in the JSON line)."""
 
     @property
     def agree(self) -> bool:
@@ -87,7 +89,7 @@ def score_hand(seed: int, outcome: str, truth: HandScore, committed: list[Event]
     plain = [e for e in committed if not e.needs_confirmation]
     return HandReplay(seed, outcome, truth.to_dict(), end.result.to_dict() if end else None, asked, answered,
                       [e.key() for e in plain] == [e.key() for e in true_events],
-                      sum(e.flagged for e in committed), **counts)
+                      sum(e.flagged for e in committed), events=tuple(committed), **counts)
 
 
 def summary(replays: Iterable[HandReplay]) -> dict[str, Any]:
