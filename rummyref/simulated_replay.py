@@ -166,3 +166,38 @@ def replay_gin(seeds: Iterable[int], size: tuple[int, int] = (1280, 720), answer
         hand = simulate_hand(seed, zones=zones, players=PLAYERS)
         progress(f"hand {number} (seed {seed}, {hand.outcome}, {len(hand.frames)} frames): rendering and reading")
         yield replay_gin_hand(hand, recognizer, zones, size, answer)
+
+
+def replay_tiles(seeds: Iterable[int], turns: int = 30, players: int = 4, answer: bool = True) -> Iterable[dict[str, Any]]:
+    """Tile Rummy on simulated table readings (no images): one record per turn, truth against the tracker.
+
+    >>> turn = next(iter(replay_tiles([3], turns=2)))
+    >>> sorted(turn)
+    ['agree', 'needs_confirmation', 'result', 'seed', 'truth', 'turn', 'wrong']
+    """
+    from engine.simulate_tiles import simulate_tiles, track_tiles
+
+    for seed in seeds:
+        game = simulate_tiles(seed, players=players, turns=turns)
+        committed, _ = track_tiles(game, answer=answer)
+        for number, (truth, event) in enumerate(zip(game.truth, committed), start=1):
+            doubtful = event.needs_confirmation
+            agree = not doubtful and event.key() == truth.key()
+            yield {"seed": seed, "turn": number, "truth": _tile_turn(truth), "result": None if doubtful else _tile_turn(event),
+                   "agree": agree, "needs_confirmation": doubtful, "wrong": not doubtful and not agree}
+
+
+def _tile_turn(event: Any) -> dict[str, Any]:
+    return {"kind": event.kind, "player": event.player, "played": sorted(event.played), "legal": event.legal}
+
+
+def tile_summary(turns: Iterable[dict[str, Any]]) -> dict[str, Any]:
+    """Agree rate, wrong committed turns and questions of :func:`replay_tiles` records."""
+    turns = list(turns)
+    agree = sum(t["agree"] for t in turns)
+    return {"summary": True, "game": "tiles", "turns": len(turns), "agree": agree,
+            "agree_rate": round(agree / len(turns), 4) if turns else None,
+            "wrong_committed": sum(t["wrong"] for t in turns),
+            "needs_confirmation": sum(t["needs_confirmation"] for t in turns),
+            "illegal_turns_in_truth": sum(t["truth"]["legal"] is False for t in turns),
+            "draws_in_truth": sum(t["truth"]["kind"] == "draw" for t in turns)}

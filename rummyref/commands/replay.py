@@ -27,7 +27,11 @@ def register(subparsers) -> None:
     parser.add_argument("--size", default="1280x720", help="with --simulate: the rendered frame size WxH")
     parser.add_argument("--answer", action="store_true",
                         help="with --simulate: the simulated players answer the tracker's questions from the table")
-    parser.add_argument("--game", default="gin", choices=["gin"], help="the game played")
+    parser.add_argument("--game", default="gin", choices=["gin", "tiles"],
+                        help="the game played; with --simulate, tiles runs on simulated table readings "
+                        "(no images: the tile reader is not part of this pipeline yet), one line per turn")
+    parser.add_argument("--turns", type=int, default=30, help="with --simulate --game tiles: turns per game")
+    parser.add_argument("--seats", type=int, default=4, help="with --simulate --game tiles: players (2-4)")
     parser.add_argument("--players", help='the two players "Ann,Ben" (default: from a rendered game\'s game.json)')
     parser.add_argument("--dealer", help="who deals the first hand (default: game.json, else the second player)")
     parser.add_argument("--table-cm", help="playing area between the markers, WxH cm (default: game.json, else 80x60)")
@@ -49,6 +53,9 @@ def _source(text: str) -> tuple[str, Path | None]:
 def run(args: argparse.Namespace) -> int:
     from rummyref.commands.run import parse_corners, parse_players, parse_size
 
+    if args.simulate is None and args.game != "gin":
+        print(f"rummyref replay: recorded {args.game} games cannot be replayed yet; use --simulate N", file=sys.stderr)
+        return 2
     if args.simulate is not None:
         if args.source:
             print("rummyref replay: give SOURCE or --simulate N, not both", file=sys.stderr)
@@ -133,16 +140,43 @@ def _simulate(args: argparse.Namespace) -> int:
         print(text, file=sys.stderr, flush=True)
 
     seeds = range(args.seed, args.seed + args.simulate)
+    if args.game == "tiles":
+        return _simulate_tiles(args, seeds)
     done = []
     for hand in replay_gin(seeds, size, args.answer, args.threads, progress):
         done.append(hand)
         data = hand.to_json()
-        print(json.dumps(data) if args.json else
-              f"seed {hand.seed} {hand.outcome}: {'agrees' if hand.agree else 'WRONG' if hand.wrong else 'asks'} "
-              f"(truth {data['truth']}, result {data['result']}, {hand.questions} questions)", flush=True)
+        _out(args, data, f"seed {hand.seed} {hand.outcome}: {_verdict(data)} (truth {data['truth']}, "
+                         f"result {data['result']}, {hand.questions} questions)")
     figures = summary(done)
-    print(json.dumps(figures) if args.json else
-          f"{figures['agree']}/{figures['hands']} hands agree with the truth, {figures['wrong_committed']} wrong results "
-          f"committed, {figures['hands_with_questions']} hands asked the players ({figures['questions']} questions)",
-          flush=True)
+    _out(args, figures, f"{figures['agree']}/{figures['hands']} hands agree with the truth, {figures['wrong_committed']} "
+                        f"wrong results committed, {figures['hands_with_questions']} hands asked the players "
+                        f"({figures['questions']} questions)")
+    return 0
+
+
+def _out(args: argparse.Namespace, data: dict, text: str) -> None:
+    """One result line: JSON with --json, else the text."""
+    print(json.dumps(data) if args.json else text, flush=True)
+
+
+def _verdict(data: dict) -> str:
+    return "agrees" if data["agree"] else "WRONG" if data["wrong"] else "asks"
+
+
+def _simulate_tiles(args: argparse.Namespace, seeds: range) -> int:
+    from rummyref.simulated_replay import replay_tiles, tile_summary
+
+    if not 2 <= args.seats <= 4 or args.turns < 1:
+        print(f"rummyref replay: tiles needs --seats 2-4 and --turns >= 1, got {args.seats} and {args.turns}", file=sys.stderr)
+        return 2
+    turns = []
+    for seed in seeds:
+        print(f"tile game seed {seed}: {args.turns} turns, {args.seats} players", file=sys.stderr, flush=True)
+        for turn in replay_tiles([seed], args.turns, args.seats, args.answer):
+            turns.append(turn)
+            _out(args, turn, f"seed {seed} turn {turn['turn']}: {_verdict(turn)} (truth {turn['truth']}, result {turn['result']})")
+    figures = tile_summary(turns)
+    _out(args, figures, f"{figures['agree']}/{figures['turns']} turns agree with the truth, {figures['wrong_committed']} "
+                        f"wrong turns committed, {figures['needs_confirmation']} turns asked the players")
     return 0
