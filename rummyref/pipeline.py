@@ -19,10 +19,11 @@ The same reading and tracking run without threads in :func:`replay_frames` (``ru
 from __future__ import annotations
 
 import logging
+import math
 import queue
 import threading
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -81,6 +82,46 @@ INDEX_TO_CENTRE_CM = ((0.5 - 0.085) * CARD_WIDTH_CM, (0.5 - 0.14) * CARD_HEIGHT_
 """From a card's upper-left index to its centre, for a card lying upright as the camera sees it.
 A card read at one index only is almost always one of a fan spread to the right, whose upper-left
 indices show; without this its position would lie a third of a card off, splitting the fan."""
+
+
+DIAGONAL_CM = (2 * INDEX_TO_CENTRE_CM[0], 2 * INDEX_TO_CENTRE_CM[1])
+"""From a card's upper-left index to its lower-right one."""
+PAIR_TOLERANCE_CM = 1.2
+
+
+def pair_corners(placed: Sequence[tuple[Sighting, bool]]) -> list[Sighting]:
+    """One sighting per card from readings of single indices (``(sighting, single)``, positions as
+    if each were an upper-left index): a reading a card's diagonal below and right of another is
+    that card's lower-right index. The same card at both corners is one card; two different cards
+    read at the corners of one card are one card too, and unless the second reading is weak
+    (below 0.5) it is doubtful (the confidence of the weaker, the other as candidate): asked, not guessed.
+
+    >>> upper, lower = Sighting("KH", 0.9, 40, 30, None), Sighting("AH", 0.6, 40 + DIAGONAL_CM[0], 30 + DIAGONAL_CM[1], None)
+    >>> [(s.code, s.confidence, s.candidates) for s in pair_corners([(upper, True), (lower, True)])]
+    [('KH', 0.6, ('AH',))]
+    >>> [(s.code, s.confidence) for s in pair_corners([(upper, True), (replace(lower, code="KH"), True)])]
+    [('KH', 0.9)]
+    """
+    singles = [s for s, single in placed if single]
+    taken: set[int] = set()
+    merged: dict[int, Sighting] = {}
+    for i, upper in enumerate(singles):
+        for j, lower in enumerate(singles):
+            if i == j or i in taken or j in taken:
+                continue
+            if math.dist((lower.x - upper.x, lower.y - upper.y), DIAGONAL_CM) > PAIR_TOLERANCE_CM:
+                continue
+            strong, weak = sorted((upper, lower), key=lambda s: -s.confidence)
+            if strong.code == weak.code or weak.confidence < 0.5:
+                card = replace(upper, code=strong.code, confidence=strong.confidence,
+                               candidates=tuple(dict.fromkeys(strong.candidates + ((weak.code,) if weak.code != strong.code else ()))))
+            else:
+                card = replace(upper, code=strong.code, confidence=weak.confidence, candidates=(weak.code,) + strong.candidates)
+            merged[i] = card
+            taken |= {i, j}
+    out = [s for s, single in placed if not single]
+    out += [merged.get(i, s) for i, s in enumerate(singles) if i not in taken or i in merged]
+    return out
 
 
 def drop_artwork(observations: Sequence[CardObservation]) -> list[CardObservation]:
@@ -142,14 +183,19 @@ class TableReader:
         observations = drop_artwork(observations)
         points = [sighting_position(o) for o in observations]
         table = calibration.to_table(points) if points else []
-        sightings = []
+        placed = []
         for obs, (x, y) in zip(observations, table):
-            if obs.outline is None and obs.card != "BACK":
+            single = obs.outline is None and obs.card != "BACK"
+            if single:
                 x, y = x + INDEX_TO_CENTRE_CM[0], y + INDEX_TO_CENTRE_CM[1]  # see INDEX_TO_CENTRE_CM
-            zone = self.zones.zone_at(float(x), float(y))
-            sightings.append(Sighting(obs.card if obs.card != "JK" else "BACK", float(obs.confidence), float(x), float(y),
-                                      zone.name if zone else None))
-        return tuple(s for s in sightings if s.code != "BACK" or s.zone)
+            placed.append((Sighting(obs.card if obs.card != "JK" else "BACK", float(obs.confidence), float(x), float(y), None),
+                           single))
+        sightings = []
+        for s in pair_corners(placed):
+            zone = self.zones.zone_at(s.x, s.y)
+            if s.code != "BACK" or zone:
+                sightings.append(replace(s, zone=zone.name if zone else None))
+        return tuple(sightings)
 
 
 def make_calibrator(table_cm: tuple[float, float], corners: Sequence[Sequence[float]] | None = None):

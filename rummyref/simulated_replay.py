@@ -26,7 +26,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -37,6 +37,8 @@ from engine.tracker import Event
 from engine.zones import ZoneMap, default_zones
 
 PLAYERS = ("Ann", "Ben")
+LINGER_FRAMES = 12
+"""Still frames of the final table after a hand's last frame (the players read the result)."""
 MAX_ANSWERS = 3
 """Players asked the same thing again after answering it this often stop answering (the hand then
 ends without a result): an answer the tracker cannot use is not repeated forever."""
@@ -115,11 +117,18 @@ def summary(replays: Iterable[HandReplay]) -> dict[str, Any]:
 def replay_gin_hand(hand: SimulatedHand, recognizer: Any, zones: ZoneMap, size: tuple[int, int] = (1280, 720),
                     answer: bool = False) -> HandReplay:
     """Render ``hand`` and run it through reader and tracker; the render is not timed."""
-    from rummyref.pipeline import HandSession, TableReader, make_calibrator
     from rummyref.render_game import GameRenderer, render_hand
 
     images: list[np.ndarray] = []
     render_hand(hand, GameRenderer(*size, (zones.width, zones.height), seed=hand.seed), images.append)
+    return replay_rendered(hand, images, recognizer, zones, answer)
+
+
+def replay_rendered(hand: SimulatedHand, images: list[np.ndarray], recognizer: Any, zones: ZoneMap,
+                    answer: bool = False) -> HandReplay:
+    """The rendered frames of ``hand`` through reader and tracker (timed), scored against its truth."""
+    from rummyref.pipeline import HandSession, TableReader, make_calibrator
+
     reader = TableReader(recognizer, zones, make_calibrator((zones.width, zones.height)))
     session = HandSession(hand.players, hand.dealer, zones=zones)
     tracker = session.tracker
@@ -127,7 +136,9 @@ def replay_gin_hand(hand: SimulatedHand, recognizer: Any, zones: ZoneMap, size: 
     asked = answered = 0
     answers: Counter[tuple] = Counter()
     start = time.perf_counter()
-    for frame, image in zip(hand.frames, images):
+    # After the last card the table lies as it is while the players look at the result.
+    lingering = [(replace(hand.frames[-1], frame_id=hand.frames[-1].frame_id + k), images[-1]) for k in range(1, LINGER_FRAMES + 1)]
+    for frame, image in list(zip(hand.frames, images)) + lingering:
         if session.tracker is not tracker:
             break  # the hand has ended with a result
         pending = reader.read(frame.frame_id, image, tracker.needs_frames).feed(session)
