@@ -110,7 +110,7 @@ class SimulatedHand:
         return self.result.kind
 
 
-class _Camera:
+class Camera:
     """Turns the true table into frames with noise."""
 
     def __init__(self, rng: random.Random, noise: Noise, pace: Pace) -> None:
@@ -126,7 +126,7 @@ class _Camera:
             visible = [p for p in placed if not (p.zone == zone and self.rng.random() < 0.7)]
             self._frame(visible, still=False, placed=placed, doubts={})
         doubts = {p.code: self._doubt(p.code) for p in placed
-                  if p.code != BACK and self.rng.random() < self.noise.doubt}
+                  if p.code not in (BACK, "JK") and self.rng.random() < self.noise.doubt}
         first = len(self.frames)
         for _ in range(self.rng.randint(*self.pace.still)):
             self._frame(placed, still=True, placed=placed, doubts=doubts)
@@ -247,7 +247,7 @@ def simulate_hand(seed: int, rules: GinRules = GinRules(), zones: ZoneMap | None
     seats[forehand].hand = deck[:plan.forehand_cards]
     seats[dealer].hand = deck[plan.forehand_cards:plan.forehand_cards + plan.dealer_cards]
     stock = deck[plan.forehand_cards + plan.dealer_cards:]
-    table, camera = _Table(zones, rng, mrules), _Camera(rng, noise, pace)
+    table, camera = _Table(zones, rng, mrules), Camera(rng, noise, pace)
     truth: list[Event] = []
 
     def record(kind: str, frame: int, player: str | None = None, **fields) -> None:
@@ -305,7 +305,7 @@ def _card(code: str) -> Card:
     return next(c for c in ALL_CARDS if str(c) == code)
 
 
-def _show_down(seed, players, dealer, seats, knocker, rules, mrules, table: _Table, camera: _Camera,
+def _show_down(seed, players, dealer, seats, knocker, rules, mrules, table: _Table, camera: Camera,
                stock, record, truth) -> SimulatedHand:
     """The knocker lays out (in one or two goes), the opponent lays out and lays off; the engine settles."""
     opponent = players[1 - players.index(knocker)]

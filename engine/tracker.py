@@ -155,6 +155,8 @@ class Event:
     ruling: Ruling | None = None
     result: HandScore | None = None
     detail: str = ""
+    penalties: tuple[int, ...] | None = None
+    """Wiener Rummy: the points each seat writes for the round."""
 
     def key(self) -> tuple:
         """What the event says about the game, without bookkeeping or the order cards lie in:
@@ -258,12 +260,15 @@ class GinTracker:
         self.seat_zones = tuple(self.zones.seat_zone(seat).name for seat in range(2))
         self.mrules = meld_rules(rules)
         self.limit = knock_limit(rules)
+        self._start(opener=1 - self.players.index(dealer), stock=52 - 21)
+
+    def _start(self, opener: int, stock: int) -> None:
+        """The state of a freshly dealt hand: ``opener`` holds the extra card and discards first."""
         self.events: list[Event] = []
         self.phase: Literal["play", "knocked", "over"] = "play"
-        self.stock = 52 - 21
+        self.stock = stock
         self.pile: list[str] = []
-        forehand = 1 - self.players.index(dealer)
-        self.turn = _Turn(forehand, drawn=True, opening=True)
+        self.turn = _Turn(opener, drawn=True, opening=True)
         self.knocker: int | None = None
         self.layouts: dict[int, _Layout] = {}
         self._window: list[tuple[int, list[Sighting]]] = []
@@ -419,18 +424,20 @@ class GinTracker:
         for zone, cards in reading.items():
             for card in cards.values():
                 if card.code.endswith(_TWICE):
+                    if self.decks > 1:
+                        continue  # two decks: the second copy of a card may lie in the same zone
                     card = replace(card, code=card.code.removesuffix(_TWICE))
-                    events += self._ask(zone, card, frame_id, f"{card.code} is read twice in {zone}: a one-deck game holds it once",
+                    events += self._ask(zone, card, frame_id, f"{card.code} is read twice in {zone}: {self._copies}",
                                         conflict=True)
                     continue
                 places = zones_of.get(card.code, [])
-                twice = len(places) > 1
+                twice = len(places) > self.decks
                 if card.confidence >= self.options.min_confidence and not twice:
                     continue
                 if twice and self._confirmed(zone, card) and not all(
                         self._confirmed(z, reading[z][card.code]) for z in places):
                     continue  # ask about the other reading first: its answer may settle it
-                why = (f"{card.code} is read in {' and '.join(zones_of[card.code])}: a one-deck game holds it once"
+                why = (f"{card.code} is read in {' and '.join(zones_of[card.code])}: {self._copies}"
                        if twice else f"{card.code} read with confidence {card.confidence:.2f}")
                 events += self._ask(zone, card, frame_id, why, conflict=twice)
         return events
@@ -473,7 +480,10 @@ class GinTracker:
             self.pile.append(BACK)
             return events
         faces = [c for c in pile.values() if c.code != BACK]
-        new = [c for c in faces if c.code not in self.pile]
+        under = self.pile[-2] if len(self.pile) >= 2 else None
+        # New: never on the pile; or (two decks) a second copy, unless it is the card under the top showing again.
+        new = [c for c in faces if c.code not in self.pile
+               or (self.pile.count(c.code) < self.decks and c.code not in (top, under))]
         seen_top = new[0] if len(new) == 1 else None
         if seen_top is None and not new:
             under = [c.code for c in faces]
@@ -510,12 +520,24 @@ class GinTracker:
         player = self.players[self.turn.player]
         self.pile.append(code)
         events.append(self._emit("discard", frame_id, player, cards=(code,), stock=self.stock))
-        self.turn = _Turn(1 - self.turn.player, drawn=False)
-        if stock_end(self.rules, self.stock, "discard") is StockEnd.NO_GAME:
+        self.turn = _Turn(self._next_seat(self.turn.player), drawn=False)
+        if self._stock_ended():
             self.phase = "over"
             events.append(self._emit("hand_end", frame_id, result=HandScore.no_game(), stock=self.stock,
                                      detail=f"no game: the stock is down to {self.stock} cards (000 §12)"))
         return events
+
+    # --- what differs between games: overridden by the Wiener tracker -----------------------
+
+    decks = 1
+    _copies = "a one-deck game holds it once"
+
+    def _next_seat(self, seat: int) -> int:
+        return 1 - seat
+
+    def _stock_ended(self) -> bool:
+        """No game when the stock is down to two cards after a discard (000 §12)."""
+        return stock_end(self.rules, self.stock, "discard") is StockEnd.NO_GAME
 
     def _draw_if_not_drawn(self, frame_id: int) -> list[Event]:
         if self.turn.drawn:
@@ -542,7 +564,7 @@ class GinTracker:
 
     def _layout_in_play(self, reading: dict[str, dict[str, _Card]], frame_id: int) -> list[Event]:
         """Cards laid out before a knock was seen: the player to move went down without a face-down discard."""
-        laid = [seat for seat in range(2) if reading.get(self.seat_zones[seat])]
+        laid = [seat for seat in range(len(self.seat_zones)) if reading.get(self.seat_zones[seat])]
         if not laid:
             return []
         if laid == [self.turn.player]:
@@ -742,7 +764,8 @@ def _is_meld_group(group: tuple[str, ...], layout: _Layout) -> bool:
 
 
 def _order(code: str) -> int:
-    return -1 if code == BACK else parse_card(code).index
+    card = parse_card(code) if code != BACK else None
+    return -1 if card is None else getattr(card, "index", 52)  # a joker after the cards
 
 
 def _no_layoffs(own: Arrangement) -> LayoffOutcome:

@@ -212,3 +212,19 @@ def tile_summary(turns: Iterable[dict[str, Any]]) -> dict[str, Any]:
             "needs_confirmation": sum(t["needs_confirmation"] for t in turns),
             "illegal_turns_in_truth": sum(t["truth"]["legal"] is False for t in turns),
             "draws_in_truth": sum(t["truth"]["kind"] == "draw" for t in turns)}
+
+
+def replay_wiener(seeds: Iterable[int], players: int = 4, answer: bool = True) -> Iterable[dict[str, Any]]:
+    """Wiener Rummy rounds on simulated readings (no images): one record per round, penalties
+    against the truth. ``wrong`` is a committed penalty list that is not the truth."""
+    from engine.simulate_wiener import simulate_wiener, track_wiener
+
+    for seed in seeds:
+        game = simulate_wiener(seed, players=players)
+        committed, asked = track_wiener(game, answer=answer)
+        end = next((e for e in reversed(committed) if e.kind == "hand_end"), None)
+        result = list(end.penalties) if end is not None and end.penalties is not None else None
+        truth = list(game.penalties) if game.penalties is not None else None
+        yield {"seed": seed, "truth": truth, "result": result, "agree": result is not None and result == truth,
+               "needs_confirmation": result is None or asked > 0, "wrong": result is not None and result != truth,
+               "questions": asked}

@@ -31,3 +31,10 @@ def test_bad_simulate_arguments_are_named(capsys) -> None:
     assert "SOURCE is missing" in capsys.readouterr().err
     assert main(["replay", "--simulate", "1", "--game", "tiles", "--seats", "5"]) == 2
     assert "--seats 2-4" in capsys.readouterr().err
+
+
+def test_simulated_wiener_rounds_print_one_line_each_and_a_summary(capsys) -> None:
+    assert main(["replay", "--simulate", "3", "--seed", "2", "--game", "wiener", "--answer", "--json"]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert len(lines) == 4 and lines[-1]["rounds"] == 3 and lines[-1]["wrong_committed"] == 0
+    assert all(len(line["truth"]) == 4 for line in lines[:-1])

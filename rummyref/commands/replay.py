@@ -27,11 +27,11 @@ def register(subparsers) -> None:
     parser.add_argument("--size", default="1280x720", help="with --simulate: the rendered frame size WxH")
     parser.add_argument("--answer", action="store_true",
                         help="with --simulate: the simulated players answer the tracker's questions from the table")
-    parser.add_argument("--game", default="gin", choices=["gin", "tiles"],
-                        help="the game played; with --simulate, tiles runs on simulated table readings "
-                        "(no images: the tile reader is not part of this pipeline yet), one line per turn")
+    parser.add_argument("--game", default="gin", choices=["gin", "wiener", "tiles"],
+                        help="the game played; with --simulate, wiener and tiles run on simulated readings "
+                        "(no images yet): one line per Wiener round or per tile turn")
     parser.add_argument("--turns", type=int, default=30, help="with --simulate --game tiles: turns per game")
-    parser.add_argument("--seats", type=int, default=4, help="with --simulate --game tiles: players (2-4)")
+    parser.add_argument("--seats", type=int, default=4, help="with --simulate --game wiener (2-6) or tiles (2-4): players")
     parser.add_argument("--players", help='the two players "Ann,Ben" (default: from a rendered game\'s game.json)')
     parser.add_argument("--dealer", help="who deals the first hand (default: game.json, else the second player)")
     parser.add_argument("--table-cm", help="playing area between the markers, WxH cm (default: game.json, else 80x60)")
@@ -142,6 +142,8 @@ def _simulate(args: argparse.Namespace) -> int:
     seeds = range(args.seed, args.seed + args.simulate)
     if args.game == "tiles":
         return _simulate_tiles(args, seeds)
+    if args.game == "wiener":
+        return _simulate_wiener(args, seeds)
     done = []
     for hand in replay_gin(seeds, size, args.answer, args.threads, progress):
         done.append(hand)
@@ -179,4 +181,24 @@ def _simulate_tiles(args: argparse.Namespace, seeds: range) -> int:
     figures = tile_summary(turns)
     _out(args, figures, f"{figures['agree']}/{figures['turns']} turns agree with the truth, {figures['wrong_committed']} "
                         f"wrong turns committed, {figures['needs_confirmation']} turns asked the players")
+    return 0
+
+
+def _simulate_wiener(args: argparse.Namespace, seeds: range) -> int:
+    from rummyref.simulated_replay import replay_wiener
+
+    if not 2 <= args.seats <= 6:
+        print(f"rummyref replay: Wiener Rummy needs --seats 2-6, got {args.seats}", file=sys.stderr)
+        return 2
+    rounds = []
+    for line in replay_wiener(seeds, args.seats, args.answer):
+        rounds.append(line)
+        _out(args, line, f"seed {line['seed']}: {_verdict(line)} (truth {line['truth']}, result {line['result']})")
+    agree = sum(r["agree"] for r in rounds)
+    figures = {"summary": True, "game": "wiener", "rounds": len(rounds), "agree": agree,
+               "agree_rate": round(agree / len(rounds), 4), "wrong_committed": sum(r["wrong"] for r in rounds),
+               "needs_confirmation": sum(r["needs_confirmation"] for r in rounds),
+               "questions": sum(r["questions"] for r in rounds)}
+    _out(args, figures, f"{agree}/{len(rounds)} rounds agree with the truth, {figures['wrong_committed']} wrong results "
+                        f"committed, {figures['needs_confirmation']} rounds asked the players")
     return 0
