@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, replace
 
-from engine.simulate import FAN_STEP_CM, Camera, Noise, Pace, Placed, SimFrame
+from engine.simulate import FAN_STEP_CM, Camera, Noise, Pace, Placed, SimFrame, feed
 from engine.tracker import BACK, Event
 from engine.wiener import Round, WienerError, WienerRules, arrange, best_discard, knock_legal, min_deadwood, settle_round
 from engine.zones import CARD_HEIGHT_CM, CARD_WIDTH_CM, Zone, ZoneMap, default_zones
@@ -178,7 +178,7 @@ def _lay_out(zone: Zone, rows: list[list]) -> dict[str, Placed]:
 
 def track_wiener(game: SimulatedRound, answer: bool = True, options=None) -> tuple[list[Event], int]:
     """The round through a :class:`~engine.wiener_tracker.WienerTracker`; questions answered from the
-    table as a player would (the card read, if it lies there, else the true card nearest).
+    table as a player would (:meth:`engine.simulate.SimFrame.answer`).
 
     Returns the events committed (questions left out) and the number of questions.
     """
@@ -186,18 +186,5 @@ def track_wiener(game: SimulatedRound, answer: bool = True, options=None) -> tup
     from engine.wiener_tracker import WienerTracker
 
     tracker = WienerTracker(game.players, game.dealer, zones=game.zones, options=options or TrackerOptions())
-    committed, asked = [], 0
-    for frame in game.frames:
-        pending = tracker.update(frame.frame_id, frame.sightings, frame.still)
-        while pending:
-            event = pending.pop(0)
-            if event.needs_confirmation and event.kind == "reading":
-                asked += 1
-                if answer and asked < 100:
-                    here = [p.code for p in frame.table if p.zone == event.zone]
-                    read = event.cards[0]
-                    code = read if read in here and "twice" not in event.detail else frame.card_at(event.zone, *event.position)
-                    pending += tracker.confirm(event.seq, code)
-            else:
-                committed.append(event)
-    return committed, asked
+    committed, asked = feed(tracker, game.frames, answer, limit=100)
+    return committed, len(asked)

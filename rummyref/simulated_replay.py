@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 
 from engine.match import HandScore
-from engine.simulate import SimFrame, SimulatedHand, simulate_hand
+from engine.simulate import SimulatedHand, simulate_hand
 from engine.tracker import Event
 from engine.zones import ZoneMap, default_zones
 
@@ -151,19 +151,10 @@ def replay_rendered(hand: SimulatedHand, images: list[np.ndarray], recognizer: A
                 if answer and event.position is not None and session.tracker is tracker and answers[place] < MAX_ANSWERS:
                     answers[place] += 1
                     answered += 1
-                    pending += session.confirm(event.seq, _answer(frame, event))
+                    pending += session.confirm(event.seq, frame.answer(event))
     seconds = time.perf_counter() - start
     return score_hand(hand.seed, hand.outcome, hand.result, committed, asked, answered, hand.truth,
                       frames=len(images), recognized=reader.recognized, seconds=seconds)
-
-
-def _answer(frame: SimFrame, event: Event) -> str:
-    """What a player at the table answers: the card read, if it lies in that zone; else the true card
-    nearest the place the question points at (a position read off an index can be a fan step off)."""
-    read = event.cards[0] if event.cards else None
-    if read is not None and "read twice" not in event.detail and any(p.zone == event.zone and p.code == read for p in frame.table):
-        return read
-    return frame.card_at(event.zone, *event.position)
 
 
 def replay_gin(seeds: Iterable[int], size: tuple[int, int] = (1280, 720), answer: bool = False, threads: int = 1,
