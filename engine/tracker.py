@@ -505,7 +505,7 @@ class GinTracker:
             elif len(self.pile) >= 1 and seen_top_code == (self.pile[-2] if len(self.pile) >= 2 else None):
                 events += self._pickup(frame_id)
             elif seen_top_code is None:
-                return []  # nothing readable on a pile of two or more: wait for a reading of it
+                pass  # nothing readable on a pile of two or more (a face-down card the reader misses): no pile event
             else:
                 card = pile[seen_top_code]
                 return self._ask(self.discard_zone, card, frame_id,
