@@ -69,9 +69,11 @@ def main() -> None:
     print(f"recognizing a still frame: {per_still * 1000:.0f} ms = {1 / per_still:.2f} fps; markers + motion alone "
           f"(baseline): {markers_motion * 1000:.1f} ms per frame, {per_still / markers_motion:.0f}x cheaper")
 
-    shown = {(e.kind, e.player, e.cards): e.frame_id for e in hand.truth if e.frame_id >= 0}
-    delays = [e.frame_id - shown[(e.kind, e.player, e.cards)] for e in replay.events
-              if not e.needs_confirmation and e.kind in ("discard", "pickup") and (e.kind, e.player, e.cards) in shown]
+    shown: dict[tuple, list[int]] = {}
+    for e in hand.truth:  # in order: the same card can be discarded twice in a hand
+        shown.setdefault((e.kind, e.player, e.cards), []).append(e.frame_id)
+    delays = [e.frame_id - shown[(e.kind, e.player, e.cards)].pop(0) for e in replay.events
+              if not e.needs_confirmation and e.kind in ("discard", "pickup") and shown.get((e.kind, e.player, e.cards))]
     if not delays:
         print("no discard or pickup was committed: no delay to measure")
         return
