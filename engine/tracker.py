@@ -663,8 +663,10 @@ class GinTracker:
         result, ruling, detail = self._result(layout, layoff_cards)
         self.phase = "over"
         flagged = ruling is not None or result is None
+        # A §14 ruling (cards missing or over, a knock over the limit) is proposed, not recorded: on camera a
+        # card not read looks the same as a card not laid down, so the players confirm it.
         events.append(self._emit("hand_end", frame_id, result=result, ruling=ruling, flagged=flagged,
-                                 needs_confirmation=result is None, detail=detail))
+                                 needs_confirmation=flagged, detail=detail))
         return events
 
     def _layoffs(self, layoff_cards: dict[str, _Card], player: str, frame_id: int) -> list[Event]:

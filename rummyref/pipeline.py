@@ -265,7 +265,7 @@ class HandSession:
             self.tracker = self._next_tracker()
 
     def _settle(self, events: list[Event]) -> list[Event]:
-        end = next((e for e in events if e.kind == "hand_end" and e.result is not None), None)
+        end = next((e for e in events if e.kind == "hand_end" and e.result is not None and not e.needs_confirmation), None)
         if end is not None and not self.match.finished:
             self.match = self.match.record(end.result)
             self.ended = (self.hand, self.tracker)
@@ -274,7 +274,8 @@ class HandSession:
 
     def owner(self, events: Sequence[Event]) -> tuple[int, GinTracker]:
         """The hand (number, tracker) that committed ``events``: the one just ended if they end it."""
-        if self.ended is not None and any(e.kind == "hand_end" and e.result is not None for e in events):
+        if self.ended is not None and any(e.kind == "hand_end" and e.result is not None and not e.needs_confirmation
+                                          for e in events):
             return self.ended
         return self.hand, self.tracker
 
@@ -375,7 +376,7 @@ class Recorder:
             turn = next(p for p in tracker.players if p != event.player)
             self._write("table", {"stock_count": event.stock, "turn": turn})
             return bool(written)
-        if event.kind == "hand_end" and event.result is not None:
+        if event.kind == "hand_end" and event.result is not None and not event.needs_confirmation:
             knocker = None if tracker.knocker is None else tracker.players[tracker.knocker]
             result = {"kind": event.result.kind, "winner": event.result.winner, "knocker": knocker,
                       "points": event.result.points, "explanation": detail,

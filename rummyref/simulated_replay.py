@@ -87,7 +87,7 @@ class HandReplay:
 def score_hand(seed: int, outcome: str, truth: HandScore, committed: list[Event], asked: int, answered: int,
                true_events: list[Event], **counts: Any) -> HandReplay:
     """Compare what a tracker committed for one hand with the simulator's truth."""
-    end = next((e for e in committed if e.kind == "hand_end" and e.result is not None), None)
+    end = next((e for e in committed if e.kind == "hand_end" and e.result is not None and not e.needs_confirmation), None)
     plain = [e for e in committed if not e.needs_confirmation]
     return HandReplay(seed, outcome, truth.to_dict(), end.result.to_dict() if end else None, asked, answered,
                       [e.key() for e in plain] == [e.key() for e in true_events],
