@@ -18,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import cv2  # noqa: E402
 
-from engine.simulate import simulate_hand  # noqa: E402
+from engine.simulate import feed, simulate_hand  # noqa: E402
 from engine.tracker import GinTracker  # noqa: E402
 from vision.calibration import Calibrator  # noqa: E402
 from vision.motion import MotionDetector  # noqa: E402
@@ -35,17 +35,8 @@ def main() -> None:
     delays, questions = [], 0
     start = time.perf_counter()
     for hand in hands:
-        tracker = GinTracker(hand.players, hand.dealer)
-        committed = []
-        for frame in hand.frames:
-            pending = tracker.update(frame.frame_id, frame.sightings, frame.still)
-            while pending:
-                event = pending.pop(0)
-                if event.needs_confirmation and event.kind == "reading":
-                    questions += 1
-                    pending += tracker.confirm(event.seq, frame.card_at(event.zone, *event.position))
-                else:
-                    committed.append(event)
+        committed, asked = feed(GinTracker(hand.players, hand.dealer), hand.frames)
+        questions += len(asked)
         delays += [e.frame_id - t.frame_id for e, t in zip(committed, hand.truth) if e.kind != "stock_draw"]
     elapsed = time.perf_counter() - start
     print(f"tracker: {args.hands} simulated hands, {frames} frames in {elapsed:.2f} s = {frames / elapsed:,.0f} frames/s "

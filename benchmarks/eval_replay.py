@@ -1,78 +1,76 @@
-"""Replay rendered Gin hands through the whole pipeline and compare with the simulator's truth.
+"""Rendered Gin hands through the whole pipeline, against the simulator's truth (the acceptance run).
 
-    python benchmarks/eval_replay.py --hands 5 --seed 100 [--size 1280x720] [--work DIR]
+    python benchmarks/eval_replay.py [--hands 100] [--first 0] [--answer] [--jobs 2] [--size 1280x720]
 
-Each hand is rendered into its own folder (held-out deck design), replayed frame by frame
-(recognizer -> calibration -> tracker) and its committed events are compared with the truth:
+The fixed set is seeds 0..99 (players Ann and Ben, the dealer drawn by each seed): by the
+simulator's truth 77 knocks, 10 gin hands, 12 undercuts and 1 no game, so it holds the
+required 20 knocks, 10 gin hands and 10 undercuts. ``--first``/``--hands`` take a slice of it.
 
-- hands whose committed events equal the truth exactly (in order, by Event.key());
-- wrong committed events: committed events that are not among the hand's true events (must be 0);
-- questions asked (needs_confirmation events) and frames per second.
+Each hand is played by :func:`engine.simulate.simulate_hand`, rendered with a held-out deck
+design (:class:`rummyref.render_game.GameRenderer`), read frame by frame (calibration, motion,
+recognizer, tracker) and scored by :mod:`rummyref.simulated_replay`:
+
+- agree: the committed result equals the truth;
+- wrong committed: a committed result that is not the truth (must be 0: a miss must be a question);
+- hands that asked the players (doubtful cards, conflicts, or no result);
+- with ``--answer`` the simulated players answer each question from the table, as they would on
+  the dashboard; without it a question stays open and the hand ends without a result.
+
+Prints one line per hand, then the figures, the reading speed (rendering not counted) and the
+wall time of the whole run.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
-from collections import Counter
+from multiprocessing import Pool
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine.tracker import Event  # noqa: E402
-from engine.zones import default_zones
-from rummyref.pipeline import HandSession, TableReader, make_calibrator
-from rummyref.render_game import GameRenderer, render_hand, simulate_match
+from rummyref.simulated_replay import HandReplay, replay_gin, summary  # noqa: E402
+
+ACCEPTANCE_SEEDS = range(100)
+
+
+def _one(job: tuple[int, tuple[int, int], bool]) -> HandReplay:
+    import cv2
+
+    cv2.setNumThreads(1)
+    seed, size, answer = job
+    return next(iter(replay_gin([seed], size, answer)))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--hands", type=int, default=5)
-    parser.add_argument("--seed", type=int, default=100)
+    parser.add_argument("--hands", type=int, default=len(ACCEPTANCE_SEEDS), help="how many hands of the fixed set")
+    parser.add_argument("--first", type=int, default=0, help="start at this position of the fixed set")
     parser.add_argument("--size", default="1280x720")
-    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--answer", action="store_true", help="the simulated players answer the questions")
+    parser.add_argument("--jobs", type=int, default=1, help="hands replayed in parallel (one core each)")
     args = parser.parse_args()
     width, height = (int(v) for v in args.size.split("x"))
-    from vision.recognizer import Recognizer
-
-    recognizer = Recognizer(threads=args.threads)
-    zones = default_zones("gin", 2)
-    players = ("Ann", "Ben")
-    exact = wrong = questions = committed = true_total = frames = 0
-    seconds = 0.0
-    outcomes: Counter[str] = Counter()
-    for number, hand in enumerate(simulate_match(args.seed, args.hands, players, zones), start=1):
-        images = []
-        render_hand(hand, GameRenderer(width, height, (zones.width, zones.height), seed=args.seed + number), images.append)
-        reader = TableReader(recognizer, zones, make_calibrator((zones.width, zones.height)))
-        session = HandSession(players, hand.dealer, zones=zones)
-        start = time.perf_counter()
-        events: list[Event] = []
-        for frame_id, image in enumerate(images):
-            reading = reader.read(frame_id, image)
-            events += session.update(frame_id, reading.sightings, reading.still)
-        seconds += time.perf_counter() - start
-        frames += len(images)
-        asked = [e for e in events if e.needs_confirmation]
-        done = [e.key() for e in events if not e.needs_confirmation]
-        truth = [e.key() for e in hand.truth]
-        extra = Counter(done) - Counter(truth)
-        exact += done == truth
-        wrong += sum(extra.values())
-        questions += len(asked)
-        committed += len(done)
-        true_total += len(truth)
-        outcomes[hand.outcome] += 1
-        print(f"hand {number} (seed {hand.seed}, {hand.outcome}, {len(images)} frames): committed {len(done)} of "
-              f"{len(truth)} true events, wrong {sum(extra.values())}, questions {len(asked)}, "
-              f"still frames recognized {reader.recognized}", flush=True)
-    hands = sum(outcomes.values())
-    print(f"hands {hands} ({dict(outcomes)}), {width}x{height}, {args.threads} thread(s)")
-    print(f"hands with committed events equal to the truth: {exact}/{hands} = {exact / hands:.0%}")
-    print(f"committed events: {committed} of {true_total} true events; wrong committed events: {wrong}")
-    print(f"questions asked: {questions}")
-    print(f"pipeline speed: {frames} frames in {seconds:.1f} s = {frames / seconds:.1f} fps (rendering not counted)")
+    seeds = list(ACCEPTANCE_SEEDS)[args.first:args.first + args.hands]
+    start = time.perf_counter()
+    done: list[HandReplay] = []
+    with Pool(args.jobs) as pool:
+        for hand in pool.imap(_one, [(seed, (width, height), args.answer) for seed in seeds]):
+            done.append(hand)
+            print(json.dumps(hand.to_json()), flush=True)
+    wall = time.perf_counter() - start
+    figures = summary(done)
+    print(json.dumps(figures))
+    print(f"hands {figures['hands']} (seeds {seeds[0]}..{seeds[-1]}: {figures['outcomes']}), {width}x{height}, "
+          f"players answer: {args.answer}")
+    print(f"results equal to the truth: {figures['agree']}/{figures['hands']} = {figures['agree_rate']:.1%}")
+    print(f"wrong results committed: {figures['wrong_committed']}; hands without a result: {figures['no_result']}")
+    print(f"hands that asked the players: {figures['hands_with_questions']} ({figures['questions']} questions); "
+          f"hands with every committed event equal to the truth: {figures['events_equal']}")
+    print(f"reading: {figures['frames']} frames ({figures['recognized']} recognized) in {figures['seconds']} s "
+          f"= {figures['fps']} fps; whole run {wall:.0f} s wall with {args.jobs} job(s)")
 
 
 if __name__ == "__main__":

@@ -38,6 +38,8 @@ FAN_STEP_CM = 2.0
 """How far apart the cards of a fanned meld lie: only their index corners show."""
 MELD_GAP_CM = 8.0
 """Free space between two melds' outermost possible layoffs."""
+ANSWER_SURE_CM = 1.0
+"""A question pointing this close to a card's centre is about that card."""
 LOOSE_STEP_CM = 8.0
 """Deadwood cards lie apart from each other."""
 
@@ -87,9 +89,45 @@ class SimFrame:
     table: tuple[Placed, ...]
 
     def card_at(self, zone: str, x: float, y: float) -> str:
-        """The true card nearest a point of a zone: what a player answers when asked."""
+        """The true card nearest a point of a zone."""
         here = [p for p in self.table if p.zone == zone]
         return min(here, key=lambda p: (p.x - x) ** 2 + (p.y - y) ** 2).code
+
+    def answer(self, question: Event) -> str:
+        """What a player looking at the table answers: the card at the place the question points at.
+        A place read off a card's index can be a fan step off; then the card read, if it lies in
+        that zone (and the question is not about a card read twice), else the nearest card."""
+        x, y = question.position
+        here = [p for p in self.table if p.zone == question.zone]
+        nearest = min(here, key=lambda p: (p.x - x) ** 2 + (p.y - y) ** 2)
+        read = question.cards[0] if question.cards else None
+        if (nearest.x - x) ** 2 + (nearest.y - y) ** 2 > ANSWER_SURE_CM ** 2 and "twice" not in question.detail \
+                and any(p.code == read for p in here):
+            return read
+        return nearest.code
+
+
+def feed(tracker, frames: Sequence[SimFrame], answer: bool = True, limit: int = 200) -> tuple[list[Event], list[tuple[Event, str]]]:
+    """Every frame through a tracker (:class:`~engine.tracker.GinTracker` or a subclass); the players
+    answer each question from the table (up to ``limit`` answers) unless ``answer`` is False.
+
+    Returns the events committed (questions left out) and each question with its answer.
+    """
+    committed: list[Event] = []
+    asked: list[tuple[Event, str]] = []
+    for frame in frames:
+        pending = tracker.update(frame.frame_id, frame.sightings, frame.still)
+        while pending:
+            event = pending.pop(0)
+            if not (event.needs_confirmation and event.kind == "reading"):
+                committed.append(event)
+            elif answer and len(asked) < limit:
+                reply = frame.answer(event)
+                asked.append((event, reply))
+                pending += tracker.confirm(event.seq, reply)
+            else:
+                asked.append((event, ""))
+    return committed, asked
 
 
 @dataclass
@@ -110,7 +148,7 @@ class SimulatedHand:
         return self.result.kind
 
 
-class _Camera:
+class Camera:
     """Turns the true table into frames with noise."""
 
     def __init__(self, rng: random.Random, noise: Noise, pace: Pace) -> None:
@@ -126,7 +164,7 @@ class _Camera:
             visible = [p for p in placed if not (p.zone == zone and self.rng.random() < 0.7)]
             self._frame(visible, still=False, placed=placed, doubts={})
         doubts = {p.code: self._doubt(p.code) for p in placed
-                  if p.code != BACK and self.rng.random() < self.noise.doubt}
+                  if p.code not in (BACK, "JK") and self.rng.random() < self.noise.doubt}
         first = len(self.frames)
         for _ in range(self.rng.randint(*self.pace.still)):
             self._frame(placed, still=True, placed=placed, doubts=doubts)
@@ -247,7 +285,7 @@ def simulate_hand(seed: int, rules: GinRules = GinRules(), zones: ZoneMap | None
     seats[forehand].hand = deck[:plan.forehand_cards]
     seats[dealer].hand = deck[plan.forehand_cards:plan.forehand_cards + plan.dealer_cards]
     stock = deck[plan.forehand_cards + plan.dealer_cards:]
-    table, camera = _Table(zones, rng, mrules), _Camera(rng, noise, pace)
+    table, camera = _Table(zones, rng, mrules), Camera(rng, noise, pace)
     truth: list[Event] = []
 
     def record(kind: str, frame: int, player: str | None = None, **fields) -> None:
@@ -305,7 +343,7 @@ def _card(code: str) -> Card:
     return next(c for c in ALL_CARDS if str(c) == code)
 
 
-def _show_down(seed, players, dealer, seats, knocker, rules, mrules, table: _Table, camera: _Camera,
+def _show_down(seed, players, dealer, seats, knocker, rules, mrules, table: _Table, camera: Camera,
                stock, record, truth) -> SimulatedHand:
     """The knocker lays out (in one or two goes), the opponent lays out and lays off; the engine settles."""
     opponent = players[1 - players.index(knocker)]

@@ -155,6 +155,8 @@ class Event:
     ruling: Ruling | None = None
     result: HandScore | None = None
     detail: str = ""
+    penalties: tuple[int, ...] | None = None
+    """Wiener Rummy: the points each seat writes for the round."""
 
     def key(self) -> tuple:
         """What the event says about the game, without bookkeeping or the order cards lie in:
@@ -258,15 +260,19 @@ class GinTracker:
         self.seat_zones = tuple(self.zones.seat_zone(seat).name for seat in range(2))
         self.mrules = meld_rules(rules)
         self.limit = knock_limit(rules)
+        self._start(opener=1 - self.players.index(dealer), stock=52 - 21)
+
+    def _start(self, opener: int, stock: int) -> None:
+        """The state of a freshly dealt hand: ``opener`` holds the extra card and discards first."""
         self.events: list[Event] = []
         self.phase: Literal["play", "knocked", "over"] = "play"
-        self.stock = 52 - 21
+        self.stock = stock
         self.pile: list[str] = []
-        forehand = 1 - self.players.index(dealer)
-        self.turn = _Turn(forehand, drawn=True, opening=True)
+        self.turn = _Turn(opener, drawn=True, opening=True)
         self.knocker: int | None = None
         self.layouts: dict[int, _Layout] = {}
         self._window: list[tuple[int, list[Sighting]]] = []
+        self._settled_still = False
         self._overrides: list[_Override] = []
         self._pending: dict[int, tuple[str, str, float, float, bool]] = {}
         self._finish = False
@@ -278,12 +284,20 @@ class GinTracker:
         """Take one frame; returns the events it commits (often none)."""
         if not still:
             self._window.clear()
+            self._settled_still = False
             return []
         self._window.append((frame_id, list(sightings)))
         del self._window[:-self.options.window]
         if len(self._window) < self.options.window or self.phase == "over":
             return []
         return self._evaluate(frame_id)
+
+    @property
+    def needs_frames(self) -> bool:
+        """False once the table has been read to a settled state in this still period: more still
+        frames cannot change anything until something moves (the camera side may skip reading them).
+        """
+        return not self._settled_still and self.phase != "over"
 
     def confirm(self, seq: int, code: str) -> list[Event]:
         """Answer the ``needs_confirmation`` event ``seq``: the card there is ``code``."""
@@ -365,23 +379,39 @@ class GinTracker:
         reading = self._settled()
         if reading is None:
             return []
+        self._settled_still = True
         # An answer holds for the card it was about, while it lies there; not for the next card there.
         self._overrides = [o for o in self._overrides if o.card in reading.get(o.zone, {})]
         events = self._question_doubtful(reading, frame_id)
-        if events or self._pending_present(reading):
+        if events:
             return events
+        open_questions = self._pending_present(reading, frame_id)
+        if open_questions is not None:
+            return open_questions
         if self.phase == "play":
             events += self._play(reading, frame_id)
         if self.phase == "knocked":
             events += self._layouts(reading, frame_id)
         return events
 
-    def _pending_present(self, reading: dict[str, dict[str, _Card]]) -> bool:
-        """Drop questions about cards no longer on the table; True while one is still open."""
+    def _pending_present(self, reading: dict[str, dict[str, _Card]], frame_id: int) -> list[Event] | None:
+        """Drop questions about cards no longer on the table; None while none is open.
+
+        A doubtful card on the discard pile covered before anyone answered is a turn the tracker
+        cannot place (whose discard, which card): it stops and says so rather than carry on with
+        the wrong player to move. The players record the hand themselves.
+        """
         for seq, (zone, code, *_) in list(self._pending.items()):
             if code not in reading.get(zone, {}):
                 del self._pending[seq]
-        return bool(self._pending)
+                if zone == self.discard_zone and self.phase == "play":
+                    self._pending.clear()
+                    self.phase = "over"
+                    return [self._emit("hand_end", frame_id, needs_confirmation=True, flagged=True, candidates=(code,),
+                                       detail=f"the question about {code} on the discard pile (#{seq}) was not answered "
+                                              "before the next card covered it: the tracker lost the turn order; "
+                                              "record this hand by hand")]
+        return [] if self._pending else None
 
     def _question_doubtful(self, reading: dict[str, dict[str, _Card]], frame_id: int) -> list[Event]:
         """Ask about cards read with low confidence and cards read in two zones at once."""
@@ -394,18 +424,20 @@ class GinTracker:
         for zone, cards in reading.items():
             for card in cards.values():
                 if card.code.endswith(_TWICE):
+                    if self.decks > 1:
+                        continue  # two decks: the second copy of a card may lie in the same zone
                     card = replace(card, code=card.code.removesuffix(_TWICE))
-                    events += self._ask(zone, card, frame_id, f"{card.code} is read twice in {zone}: a one-deck game holds it once",
+                    events += self._ask(zone, card, frame_id, f"{card.code} is read twice in {zone}: {self._copies}",
                                         conflict=True)
                     continue
                 places = zones_of.get(card.code, [])
-                twice = len(places) > 1
+                twice = len(places) > self.decks
                 if card.confidence >= self.options.min_confidence and not twice:
                     continue
                 if twice and self._confirmed(zone, card) and not all(
                         self._confirmed(z, reading[z][card.code]) for z in places):
                     continue  # ask about the other reading first: its answer may settle it
-                why = (f"{card.code} is read in {' and '.join(zones_of[card.code])}: a one-deck game holds it once"
+                why = (f"{card.code} is read in {' and '.join(zones_of[card.code])}: {self._copies}"
                        if twice else f"{card.code} read with confidence {card.confidence:.2f}")
                 events += self._ask(zone, card, frame_id, why, conflict=twice)
         return events
@@ -448,7 +480,10 @@ class GinTracker:
             self.pile.append(BACK)
             return events
         faces = [c for c in pile.values() if c.code != BACK]
-        new = [c for c in faces if c.code not in self.pile]
+        under = self.pile[-2] if len(self.pile) >= 2 else None
+        # New: never on the pile; or (two decks) a second copy, unless it is the card under the top showing again.
+        new = [c for c in faces if c.code not in self.pile
+               or (self.pile.count(c.code) < self.decks and c.code not in (top, under))]
         seen_top = new[0] if len(new) == 1 else None
         if seen_top is None and not new:
             under = [c.code for c in faces]
@@ -458,7 +493,6 @@ class GinTracker:
                              conflict=True)
         else:
             seen_top_code = seen_top.code
-        player = self.players[self.turn.player]
         if seen_top_code != top:
             if seen_top is not None:
                 elsewhere = self._layout_codes()
@@ -470,7 +504,7 @@ class GinTracker:
             elif len(self.pile) >= 1 and seen_top_code == (self.pile[-2] if len(self.pile) >= 2 else None):
                 events += self._pickup(frame_id)
             elif seen_top_code is None:
-                return events  # the pile reads empty, but more than one card lies there: wait for a reading
+                pass  # nothing readable on a pile of two or more (a face-down card the reader misses): no pile event
             else:
                 card = pile[seen_top_code]
                 return self._ask(self.discard_zone, card, frame_id,
@@ -485,12 +519,24 @@ class GinTracker:
         player = self.players[self.turn.player]
         self.pile.append(code)
         events.append(self._emit("discard", frame_id, player, cards=(code,), stock=self.stock))
-        self.turn = _Turn(1 - self.turn.player, drawn=False)
-        if stock_end(self.rules, self.stock, "discard") is StockEnd.NO_GAME:
+        self.turn = _Turn(self._next_seat(self.turn.player), drawn=False)
+        if self._stock_ended():
             self.phase = "over"
             events.append(self._emit("hand_end", frame_id, result=HandScore.no_game(), stock=self.stock,
                                      detail=f"no game: the stock is down to {self.stock} cards (000 §12)"))
         return events
+
+    # --- what differs between games: overridden by the Wiener tracker -----------------------
+
+    decks = 1
+    _copies = "a one-deck game holds it once"
+
+    def _next_seat(self, seat: int) -> int:
+        return 1 - seat
+
+    def _stock_ended(self) -> bool:
+        """No game when the stock is down to two cards after a discard (000 §12)."""
+        return stock_end(self.rules, self.stock, "discard") is StockEnd.NO_GAME
 
     def _draw_if_not_drawn(self, frame_id: int) -> list[Event]:
         if self.turn.drawn:
@@ -517,7 +563,7 @@ class GinTracker:
 
     def _layout_in_play(self, reading: dict[str, dict[str, _Card]], frame_id: int) -> list[Event]:
         """Cards laid out before a knock was seen: the player to move went down without a face-down discard."""
-        laid = [seat for seat in range(2) if reading.get(self.seat_zones[seat])]
+        laid = [seat for seat in range(len(self.seat_zones)) if reading.get(self.seat_zones[seat])]
         if not laid:
             return []
         if laid == [self.turn.player]:
@@ -606,8 +652,8 @@ class GinTracker:
         return events
 
     def _commit_opponent(self, cards: dict[str, _Card], layoff_cards: dict[str, _Card], frame_id: int) -> list[Event]:
-        knocker_seat, seat = self.knocker, 1 - self.knocker
-        knocker, player = self.players[knocker_seat], self.players[seat]
+        seat = 1 - self.knocker
+        player = self.players[seat]
         layout, events = self._arrange(seat, cards, frame_id)
         self.layouts[seat] = layout
         events.insert(0, self._emit("layout", frame_id, player, cards=layout.deadwood,
@@ -616,8 +662,10 @@ class GinTracker:
         result, ruling, detail = self._result(layout, layoff_cards)
         self.phase = "over"
         flagged = ruling is not None or result is None
+        # A §14 ruling (cards missing or over, a knock over the limit) is proposed, not recorded: on camera a
+        # card not read looks the same as a card not laid down, so the players confirm it.
         events.append(self._emit("hand_end", frame_id, result=result, ruling=ruling, flagged=flagged,
-                                 needs_confirmation=result is None, detail=detail))
+                                 needs_confirmation=flagged, detail=detail))
         return events
 
     def _layoffs(self, layoff_cards: dict[str, _Card], player: str, frame_id: int) -> list[Event]:
@@ -717,7 +765,8 @@ def _is_meld_group(group: tuple[str, ...], layout: _Layout) -> bool:
 
 
 def _order(code: str) -> int:
-    return -1 if code == BACK else parse_card(code).index
+    card = parse_card(code) if code != BACK else None
+    return -1 if card is None else getattr(card, "index", 52)  # a joker after the cards
 
 
 def _no_layoffs(own: Arrangement) -> LayoffOutcome:

@@ -19,10 +19,11 @@ The same reading and tracking run without threads in :func:`replay_frames` (``ru
 from __future__ import annotations
 
 import logging
+import math
 import queue
 import threading
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -31,7 +32,7 @@ import numpy as np
 from engine.match import HandScore, MatchState, new_match
 from engine.rules import GinRules
 from engine.tracker import BACK, Event, GinTracker, Sighting, TrackerOptions
-from engine.zones import ZoneMap
+from engine.zones import CARD_HEIGHT_CM, CARD_WIDTH_CM, ZoneMap
 from vision.observation import CardObservation
 
 log = logging.getLogger(__name__)
@@ -60,6 +61,14 @@ class FrameReading:
     still: bool
     geometry: str
     """The calibration state (``calibrated``, ``manual``, ``moved``, ...)."""
+    recognized: bool = True
+    """False for a still frame left unread because the tracker had already settled this still period."""
+
+    def feed(self, session: "HandSession") -> list[Event]:
+        """Give this reading to the hand's tracker (an unread still frame tells it nothing)."""
+        if self.still and not self.recognized:
+            return []
+        return session.update(self.frame_id, self.sightings, self.still)
 
 
 def sighting_position(observation: CardObservation) -> tuple[float, float]:
@@ -67,6 +76,76 @@ def sighting_position(observation: CardObservation) -> tuple[float, float]:
     points = observation.outline or observation.corners
     xs, ys = zip(*points)
     return sum(xs) / len(xs), sum(ys) / len(ys)
+
+
+INDEX_TO_CENTRE_CM = ((0.5 - 0.085) * CARD_WIDTH_CM, (0.5 - 0.14) * CARD_HEIGHT_CM)
+"""From a card's upper-left index to its centre, for a card lying upright as the camera sees it.
+A card read at one index only is almost always one of a fan spread to the right, whose upper-left
+indices show; without this its position would lie a third of a card off, splitting the fan."""
+
+
+DIAGONAL_CM = (2 * INDEX_TO_CENTRE_CM[0], 2 * INDEX_TO_CENTRE_CM[1])
+"""From a card's upper-left index to its lower-right one."""
+PAIR_TOLERANCE_CM = 1.2
+
+
+def pair_corners(placed: Sequence[tuple[Sighting, bool]]) -> list[Sighting]:
+    """One sighting per card from readings of single indices (``(sighting, single)``, positions as
+    if each were an upper-left index): a reading a card's diagonal below and right of another is
+    that card's lower-right index. The same card at both corners is one card; two different cards
+    read at the corners of one card are one card too, and unless the second reading is weak
+    (below 0.5) it is doubtful (the confidence of the weaker, the other as candidate): asked, not guessed.
+
+    >>> upper, lower = Sighting("KH", 0.9, 40, 30, None), Sighting("AH", 0.6, 40 + DIAGONAL_CM[0], 30 + DIAGONAL_CM[1], None)
+    >>> [(s.code, s.confidence, s.candidates) for s in pair_corners([(upper, True), (lower, True)])]
+    [('KH', 0.6, ('AH',))]
+    >>> [(s.code, s.confidence) for s in pair_corners([(upper, True), (replace(lower, code="KH"), True)])]
+    [('KH', 0.9)]
+    """
+    singles = [s for s, single in placed if single]
+    taken: set[int] = set()
+    merged: dict[int, Sighting] = {}
+    for i, upper in enumerate(singles):
+        for j, lower in enumerate(singles):
+            if i == j or i in taken or j in taken:
+                continue
+            if math.dist((lower.x - upper.x, lower.y - upper.y), DIAGONAL_CM) > PAIR_TOLERANCE_CM:
+                continue
+            strong, weak = sorted((upper, lower), key=lambda s: -s.confidence)
+            if strong.code == weak.code or weak.confidence < 0.5:
+                card = replace(upper, code=strong.code, confidence=strong.confidence,
+                               candidates=tuple(dict.fromkeys(strong.candidates + ((weak.code,) if weak.code != strong.code else ()))))
+            else:
+                card = replace(upper, code=strong.code, confidence=weak.confidence, candidates=(weak.code,) + strong.candidates)
+            merged[i] = card
+            taken |= {i, j}
+    out = [s for s, single in placed if not single]
+    out += [merged.get(i, s) for i, s in enumerate(singles) if i not in taken or i in merged]
+    return out
+
+
+def drop_artwork(observations: Sequence[CardObservation]) -> list[CardObservation]:
+    """Without readings that lie on the face of a card read at both diagonal corners, read less surely
+    than that card: nothing there can be another card's index (the face covers it), so they are the
+    card's own picture (court figures, pips) read as an index.
+
+    >>> card = CardObservation("JD", 0.9, ((0, 0), (40, 60)), ((-5, -8), (45, -8), (45, 68), (-5, 68)))
+    >>> [o.card for o in drop_artwork([card, CardObservation("10H", 0.4, ((15.0, 30.0),)),
+    ...                                CardObservation("9C", 0.95, ((60.0, 30.0),))])]
+    ['JD', '9C']
+    """
+    import cv2
+
+    faces = [o for o in observations if o.outline is not None]
+    kept = []
+    for obs in observations:
+        if obs.outline is None and any(
+                face.confidence > obs.confidence
+                and cv2.pointPolygonTest(np.float32(face.outline), tuple(map(float, obs.corners[0])), False) > 0
+                for face in faces):
+            continue
+        kept.append(obs)
+    return kept
 
 
 class TableReader:
@@ -85,23 +164,38 @@ class TableReader:
         self.frames = 0
         self.recognized = 0
 
-    def read(self, frame_id: int, image: np.ndarray) -> FrameReading:
+    def read(self, frame_id: int, image: np.ndarray, wanted: bool = True) -> FrameReading:
+        """Read one frame; a still frame is recognized only if ``wanted`` (the tracker's
+        :attr:`~engine.tracker.GinTracker.needs_frames`): recognition is most of the cost."""
         self.frames += 1
         report = self.calibrator.update(image)
         still = self.motion.update(image).still and report.usable
         if not still:
             return FrameReading(frame_id, (), (), False, report.state)
+        if not wanted:
+            return FrameReading(frame_id, (), (), True, report.state, recognized=False)
         observations = tuple(self.recognizer.recognize(image))
         self.recognized += 1
+        return FrameReading(frame_id, observations, self.sightings(observations, report.calibration), True, report.state)
+
+    def sightings(self, observations: Sequence[CardObservation], calibration: Any) -> tuple[Sighting, ...]:
+        """The recognizer's observations as the tracker's sightings: table cm and zones."""
+        observations = drop_artwork(observations)
         points = [sighting_position(o) for o in observations]
-        table = report.calibration.to_table(points) if points else []
-        sightings = []
+        table = calibration.to_table(points) if points else []
+        placed = []
         for obs, (x, y) in zip(observations, table):
-            zone = self.zones.zone_at(float(x), float(y))
-            sightings.append(Sighting(obs.card if obs.card != "JK" else "BACK", float(obs.confidence), float(x), float(y),
-                                      zone.name if zone else None))
-        return FrameReading(frame_id, observations, tuple(s for s in sightings if s.code != "BACK" or s.zone),
-                            True, report.state)
+            single = obs.outline is None and obs.card != "BACK"
+            if single:
+                x, y = x + INDEX_TO_CENTRE_CM[0], y + INDEX_TO_CENTRE_CM[1]  # see INDEX_TO_CENTRE_CM
+            placed.append((Sighting(obs.card if obs.card != "JK" else "BACK", float(obs.confidence), float(x), float(y), None),
+                           single))
+        sightings = []
+        for s in pair_corners(placed):
+            zone = self.zones.zone_at(s.x, s.y)
+            if s.code != "BACK" or zone:
+                sightings.append(replace(s, zone=zone.name if zone else None))
+        return tuple(sightings)
 
 
 def make_calibrator(table_cm: tuple[float, float], corners: Sequence[Sequence[float]] | None = None):
@@ -189,7 +283,7 @@ class HandSession:
             self.tracker = self._next_tracker()
 
     def _settle(self, events: list[Event]) -> list[Event]:
-        end = next((e for e in events if e.kind == "hand_end" and e.result is not None), None)
+        end = next((e for e in events if e.kind == "hand_end" and e.result is not None and not e.needs_confirmation), None)
         if end is not None and not self.match.finished:
             self.match = self.match.record(end.result)
             self.ended = (self.hand, self.tracker)
@@ -198,7 +292,8 @@ class HandSession:
 
     def owner(self, events: Sequence[Event]) -> tuple[int, GinTracker]:
         """The hand (number, tracker) that committed ``events``: the one just ended if they end it."""
-        if self.ended is not None and any(e.kind == "hand_end" and e.result is not None for e in events):
+        if self.ended is not None and any(e.kind == "hand_end" and e.result is not None and not e.needs_confirmation
+                                          for e in events):
             return self.ended
         return self.hand, self.tracker
 
@@ -311,7 +406,7 @@ class Recorder:
             turn = next(p for p in tracker.players if p != event.player)
             self._write("table", {"stock_count": event.stock, "turn": turn})
             return bool(written)
-        if event.kind == "hand_end" and event.result is not None:
+        if event.kind == "hand_end" and event.result is not None and not event.needs_confirmation:
             knocker = None if tracker.knocker is None else tracker.players[tracker.knocker]
             result = {"kind": event.result.kind, "winner": event.result.winner, "knocker": knocker,
                       "points": event.result.points, "explanation": detail,
@@ -533,9 +628,9 @@ class Pipeline:
     def _process(self, frame_id: int, image: np.ndarray) -> None:
         self.stats.frames += 1
         self._last_image = image
-        reading = self.reader.read(frame_id, image)
-        self.stats.read += reading.still
-        self._commit(self.session.update(frame_id, reading.sightings, reading.still), (image, reading.observations))
+        reading = self.reader.read(frame_id, image, self.session.tracker.needs_frames)
+        self.stats.read += reading.recognized and reading.still
+        self._commit(reading.feed(self.session), (image, reading.observations))
         self.on_frame(frame_id)
 
     def _commit(self, events: list[Event], frame: tuple[np.ndarray, Sequence[CardObservation]] | None) -> None:
@@ -556,7 +651,7 @@ class Pipeline:
 def replay_frames(frames: Iterable[np.ndarray], reader: TableReader, session: HandSession) -> Iterator[dict[str, Any]]:
     """Every frame through the reader and the session; yields each event as :func:`event_json`."""
     for frame_id, image in enumerate(frames, start=1):
-        reading = reader.read(frame_id, image)
+        reading = reader.read(frame_id, image, session.tracker.needs_frames)
         hand = session.hand
-        for event in session.update(frame_id, reading.sightings, reading.still):
+        for event in reading.feed(session):
             yield event_json(event, hand)

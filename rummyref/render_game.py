@@ -3,8 +3,10 @@
 :func:`engine.simulate.simulate_hand` says what truly lies where in every frame (card centres in
 table cm, face up or down, whether a hand is over the table). :class:`GameRenderer` photographs
 that: a felt table with the four ArUco corner markers (so calibration works as on a real table),
-seen through a slightly tilted camera, cards drawn with a held-out deck design (never seen in the
-recognizer's training), a hand reaching over the table while players act, room light that
+seen by a pinhole camera 60-90 cm above the table (off centre and turned a little, so the table
+is a trapezoid), cards drawn with a held-out deck design (never seen in the recognizer's
+training), each turned by a few degrees as players drop them and casting a soft shadow, a hand
+reaching over the table while players act (motion-blurred, with its shadow), room light that
 changes between actions, and sensor noise in every frame.
 
 >>> renderer = GameRenderer(width=320, height=180, seed=1)
@@ -17,6 +19,7 @@ changes between actions, and sensor noise in every frame.
 from __future__ import annotations
 
 import json
+import zlib
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -34,6 +37,13 @@ MARKER_CM = 5.0
 MARGIN_CM = 5.0
 """Table shown beyond the markers' centres."""
 FELT_BGR = (38, 105, 30)
+CAMERA_HEIGHT_CM = (60.0, 90.0)
+"""The camera's height above the table, drawn per game from this range."""
+CARD_TURN_DEG = 4.0
+"""Cards lie turned by up to this much."""
+SHADOW_OFFSET_CM = (0.15, 0.15)
+SHADOW_DEPTH = 0.35
+_GRAIN_SLACK = 64
 
 
 class GameRenderer:
@@ -45,16 +55,25 @@ class GameRenderer:
     """
 
     def __init__(self, width: int = 1280, height: int = 720, table_cm: tuple[float, float] = (80.0, 60.0),
-                 design: str | None = None, seed: int = 0, noise: float = 2.5, deck: Any = None) -> None:
+                 design: str | None = None, seed: int = 0, noise: float = 2.5, deck: Any = None,
+                 camera_height_cm: float | None = None) -> None:
         from vision.synth.decks import HELDOUT_DESIGNS, load_deck
 
         self.width, self.height, self.table_cm = width, height, table_cm
         self.rng = np.random.default_rng(seed)
+        self.camera_height_cm = float(camera_height_cm or self.rng.uniform(*CAMERA_HEIGHT_CM))
+        if not CAMERA_HEIGHT_CM[0] / 2 <= self.camera_height_cm <= CAMERA_HEIGHT_CM[1] * 2:
+            raise ValueError(f"camera height {self.camera_height_cm} cm is outside {CAMERA_HEIGHT_CM[0] / 2:g}.."
+                             f"{CAMERA_HEIGHT_CM[1] * 2:g} cm")
         self.deck = deck or load_deck(design or HELDOUT_DESIGNS[0])
         self.noise = noise
+        # Sensor noise: one field larger than the frame, a different crop each frame (drawing
+        # 2.7 million fresh normals per 1280x720 frame would be most of the rendering time).
+        self._grain = self.rng.standard_normal((height + _GRAIN_SLACK, width + _GRAIN_SLACK, 3), dtype=np.float32) * noise
         self.to_image = self._camera()
         self.background = self._table()
         self.light = 1.0
+        self._table_canvas: tuple[tuple[Placed, ...], np.ndarray] | None = None
         self._hand_layer: tuple[np.ndarray, np.ndarray] | None = None
 
     @property
@@ -65,18 +84,32 @@ class GameRenderer:
         return float(np.linalg.norm(b - a))
 
     def _camera(self) -> np.ndarray:
-        """Homography table cm -> image: the table (with margins) fitted to the frame, then tilted a little."""
+        """Homography table cm -> image of a pinhole camera ``camera_height_cm`` above the table.
+
+        The camera stands off centre towards the bottom edge (a stand at a player's side) and
+        looks at the table's centre, turned about its axis by up to 2 degrees; its focal length
+        is chosen so that the table with its margins fills the frame, as the mount plan does.
+        The lower the camera, the stronger the trapezoid.
+        """
         tw, th = self.table_cm
-        span_w, span_h = tw + 2 * MARGIN_CM, th + 2 * MARGIN_CM
-        scale = min(self.width / span_w, self.height / span_h) * 0.94
-        ox, oy = (self.width - span_w * scale) / 2, (self.height - span_h * scale) / 2
-        table = np.float32([(0, 0), (tw, 0), (tw, th), (0, th)])
-        flat = (table + MARGIN_CM) * scale + (ox, oy)
-        # perspective: the far edge (top) a few percent narrower, a slight turn
-        squeeze = self.rng.uniform(0.02, 0.06) * span_w * scale
-        turn = self.rng.uniform(-0.015, 0.015) * self.height
-        tilted = flat + np.float32([(squeeze, turn), (-squeeze, -turn), (0, 0), (0, 0)])
-        return cv2.getPerspectiveTransform(table, tilted.astype(np.float32))
+        eye = np.array([tw / 2 + self.rng.uniform(-4, 4), th / 2 + self.rng.uniform(0.1, 0.3) * th,
+                        self.camera_height_cm])
+        forward = np.array([tw / 2, th / 2, 0.0]) - eye
+        forward /= np.linalg.norm(forward)
+        roll = np.radians(self.rng.uniform(-2, 2))
+        up_hint = np.array([np.sin(roll), -np.cos(roll), 0.0])  # image up is the table's far edge
+        right = np.cross(up_hint, forward)
+        right /= np.linalg.norm(right)
+        down = np.cross(right, forward)
+        m = MARGIN_CM
+        span = np.array([(-m, -m, 0), (tw + m, -m, 0), (tw + m, th + m, 0), (-m, th + m, 0)], np.float64)
+        rel = span - eye
+        projected = np.stack([rel @ right / (rel @ forward), rel @ down / (rel @ forward)], axis=1)
+        low, high = projected.min(axis=0), projected.max(axis=0)
+        scale = min(self.width / (high[0] - low[0]), self.height / (high[1] - low[1])) * 0.94
+        centre = (low + high) / 2
+        image = (projected - centre) * scale + (self.width / 2, self.height / 2)
+        return cv2.getPerspectiveTransform(span[:, :2].astype(np.float32), image.astype(np.float32))
 
     def _project(self, points: np.ndarray) -> np.ndarray:
         return cv2.perspectiveTransform(np.asarray(points, np.float64).reshape(-1, 1, 2), self.to_image).reshape(-1, 2)
@@ -122,11 +155,33 @@ class GameRenderer:
 
     def _card(self, canvas: np.ndarray, placed: Placed, offset: tuple[float, float] = (0.0, 0.0)) -> None:
         face = self.deck.faces["BACK" if placed.code == BACK else placed.code]
-        x, y = placed.x + offset[0], placed.y + offset[1]
-        half_w, half_h = CARD_WIDTH_CM / 2, CARD_HEIGHT_CM / 2
-        quad = np.float32([(x - half_w, y - half_h), (x + half_w, y - half_h), (x + half_w, y + half_h), (x - half_w, y + half_h)])
         card_px = CARD_HEIGHT_CM * self.pixels_per_cm
-        self._paste(canvas, face.shrunk(card_px / face.size[1]), quad)
+        self._paste(canvas, face.shrunk(card_px / face.size[1]), card_quad(placed, offset))
+
+    def _shadows(self, canvas: np.ndarray, table: Sequence[Placed]) -> None:
+        """Soft shadows of the cards (light from the upper left), darkening the felt under them."""
+        mask = np.zeros((self.height, self.width), np.float32)
+        for placed in table:
+            quad = self._project(card_quad(placed, SHADOW_OFFSET_CM))
+            cv2.fillConvexPoly(mask, np.round(quad * 4).astype(np.int32), 1.0, cv2.LINE_AA, shift=2)
+        mask = cv2.GaussianBlur(mask, (0, 0), 0.25 * self.pixels_per_cm)
+        canvas *= 1 - SHADOW_DEPTH * mask[:, :, None]
+
+    def bump(self, dx_px: float, dy_px: float, turn_deg: float = 0.0) -> None:
+        """Someone knocks the camera: the whole picture shifts by ``dx_px``, ``dy_px`` and turns by
+        ``turn_deg`` about the frame's centre (markers included), as a moved camera sees the table.
+
+        >>> r = GameRenderer(width=320, height=180, seed=1)
+        >>> before = r._project([(0.0, 0.0)])[0]
+        >>> r.bump(10, -5)
+        >>> [round(float(v), 1) for v in r._project([(0.0, 0.0)])[0] - before]
+        [10.0, -5.0]
+        """
+        move = cv2.getRotationMatrix2D((self.width / 2, self.height / 2), turn_deg, 1.0)
+        move[:, 2] += (dx_px, dy_px)
+        self.to_image = np.vstack([move, (0, 0, 1)]) @ self.to_image
+        self.background = self._table()
+        self._table_canvas = None
 
     def new_action(self) -> None:
         """Between actions the room light drifts a little and the hand moves elsewhere."""
@@ -137,22 +192,72 @@ class GameRenderer:
         """One frame of ``table``; while not ``still`` a hand reaches towards ``reach`` (table cm)."""
         from vision.synth import occluders
 
-        canvas = self.background.copy()
-        for placed in sorted(table, key=lambda p: (p.zone, p.y, p.x)):
-            if placed.zone == "stock":  # a few cards deep
-                for k in (2, 1):
-                    self._card(canvas, placed, (0.08 * k, -0.08 * k))
-            self._card(canvas, placed)
+        canvas = self._cards(tuple(sorted(table, key=lambda p: (p.zone, p.y, p.x)))).copy()
         if not still:
             target = reach or (self.rng.uniform(0, self.table_cm[0]), self.rng.uniform(0, self.table_cm[1]))
             point = self._project(np.array([target]))[0]
             point = point + self.rng.normal(0, 0.5 * CARD_WIDTH_CM * self.pixels_per_cm, 2)  # it moves every frame
             colour, alpha = occluders.hand(self.rng, self.width, self.height, CARD_HEIGHT_CM * self.pixels_per_cm,
                                            (float(point[0]), float(point[1])))
+            alpha = self._blurred(alpha)
+            canvas *= 1 - SHADOW_DEPTH * self._hand_shadow(alpha)[:, :, None]
             canvas += alpha[:, :, None] * (colour - canvas)
         canvas *= self.light
-        canvas += self.rng.normal(0, self.noise, canvas.shape).astype(np.float32)
+        dy, dx = self.rng.integers(0, _GRAIN_SLACK, 2)
+        canvas += self._grain[dy:dy + self.height, dx:dx + self.width]
         return np.clip(canvas, 0, 255).astype(np.uint8)
+
+
+    def _cards(self, table: tuple[Placed, ...]) -> np.ndarray:
+        """The felt with the cards and their shadows, kept while the table stays the same (still frames)."""
+        if self._table_canvas is not None and self._table_canvas[0] == table:
+            return self._table_canvas[1]
+        canvas = self.background.copy()
+        self._shadows(canvas, table)
+        for placed in table:
+            if placed.zone == "stock":  # a few cards deep
+                for k in (2, 1):
+                    self._card(canvas, placed, (0.08 * k, -0.08 * k))
+            self._card(canvas, placed)
+        self._table_canvas = (table, canvas)
+        return canvas
+
+    def _blurred(self, alpha: np.ndarray) -> np.ndarray:
+        """Motion blur of a moving hand's outline (its colour is smooth already): a line kernel up
+        to half a card width long in a random direction, applied at half resolution."""
+        small = cv2.resize(alpha, (self.width // 2, self.height // 2), interpolation=cv2.INTER_AREA)
+        length = int(self.rng.integers(2, max(3, int(CARD_WIDTH_CM * self.pixels_per_cm / 4))))
+        kernel = np.zeros((length, length), np.float32)
+        kernel[length // 2, :] = 1.0
+        turn = cv2.getRotationMatrix2D(((length - 1) / 2, (length - 1) / 2), float(self.rng.uniform(0, 180)), 1.0)
+        kernel = cv2.warpAffine(kernel, turn, (length, length))
+        kernel /= max(float(kernel.sum()), 1e-6)
+        return cv2.resize(cv2.filter2D(small, -1, kernel), (self.width, self.height), interpolation=cv2.INTER_LINEAR)
+
+    def _hand_shadow(self, alpha: np.ndarray) -> np.ndarray:
+        """A hand above the table shadows it further off and softer than a card (quarter resolution)."""
+        quarter = (self.width // 4, self.height // 4)
+        small = cv2.resize(alpha, quarter, interpolation=cv2.INTER_AREA)
+        shift = SHADOW_OFFSET_CM[0] * self.pixels_per_cm  # 4x a card's offset, in quarter pixels
+        small = cv2.warpAffine(small, np.float32([[1, 0, shift], [0, 1, shift]]), quarter)
+        small = cv2.GaussianBlur(small, (0, 0), self.pixels_per_cm / 4)
+        return cv2.resize(small, (self.width, self.height), interpolation=cv2.INTER_LINEAR)
+
+
+def card_quad(placed: Placed, offset: tuple[float, float] = (0.0, 0.0)) -> np.ndarray:
+    """The four corners (table cm, clockwise from top left) of a card as it lies: turned by a few
+    degrees, the same for the same card at the same place (a card does not turn while it lies).
+
+    >>> quad = card_quad(Placed("7H", 40.0, 30.0, "discard"))
+    >>> [round(float(v), 1) for v in quad.mean(axis=0)], round(float(np.linalg.norm(quad[1] - quad[0])), 1)
+    ([40.0, 30.0], 6.3)
+    """
+    turn = zlib.crc32(f"{placed.code} {placed.x:.1f} {placed.y:.1f}".encode()) / 0xFFFFFFFF * 2 - 1
+    angle = np.radians(CARD_TURN_DEG * turn)
+    c, s = np.cos(angle), np.sin(angle)
+    half = np.array([(-1, -1), (1, -1), (1, 1), (-1, 1)]) * (CARD_WIDTH_CM / 2, CARD_HEIGHT_CM / 2)
+    turned = half @ np.array([[c, s], [-s, c]])
+    return (turned + (placed.x + offset[0], placed.y + offset[1])).astype(np.float32)
 
 
 def _reach(table: Sequence[Placed], before: Sequence[Placed]) -> tuple[float, float] | None:

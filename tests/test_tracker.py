@@ -202,3 +202,22 @@ def test_bad_setups_are_named():
         TrackerOptions(window=6, quorum=3)
     with pytest.raises(TrackerError, match="neither BACK nor a card"):
         Sighting("ZZ", 0.9, 0, 0, "discard")
+
+
+def test_a_doubtful_discard_covered_before_the_answer_stops_the_hand_never_misplaces_a_turn():
+    t = Table()
+    asked = t.discard("8H", overrides={"8H": ("6H", 0.55, ("8H",))})
+    assert [e.kind for e in asked] == ["reading"]
+    events = t.discard("9D")  # Anna discards on top before anyone answered
+    assert described(events)[0].startswith("#2 hand_end") and events[0].needs_confirmation and events[0].result is None
+    assert not any(e.kind == "discard" for e in t.tracker.events)
+    assert t.tracker.phase == "over" and t.discard("KS") == []
+
+
+def test_needs_frames_until_the_still_table_is_settled():
+    t = Table()
+    assert t.tracker.needs_frames
+    t.discard("KS")
+    assert not t.tracker.needs_frames  # read to a settled state: more still frames change nothing
+    t.show(still_frames=0, moving_frames=1)
+    assert t.tracker.needs_frames

@@ -14,11 +14,24 @@ def register(subparsers) -> None:
         "replay", help="run recorded frames (folder, video, rendered game) through recognizer and tracker",
         description="Read every frame of SOURCE (a frame folder, a video file, or a folder written by "
         "`rummyref render-game`) through the recognizer, the table calibration and the tracker, and print "
-        "the events: committed ones and the questions (needs_confirmation, with candidates).",
+        "the events: committed ones and the questions (needs_confirmation, with candidates). "
+        "With --simulate N instead of SOURCE: play N fresh hands from --seed, render them, run them through "
+        "the same pipeline and print per hand the truth, the result, whether they agree and whether the "
+        "players were asked anything, then a summary line.",
         formatter_class=argparse.ArgumentDefaultsHelpFormatter,
     )
-    parser.add_argument("source", metavar="SOURCE", help="a folder of frames, a video file, or a camera URL (dir:, file:)")
-    parser.add_argument("--game", default="gin", choices=["gin"], help="the game played (Gin Rummy is tracked today)")
+    parser.add_argument("source", metavar="SOURCE", nargs="?",
+                        help="a folder of frames, a video file, or a camera URL (dir:, file:); not with --simulate")
+    parser.add_argument("--simulate", type=int, metavar="N", help="replay N freshly simulated hands instead of SOURCE")
+    parser.add_argument("--seed", type=int, default=0, help="with --simulate: the first hand's seed (hands use S, S+1, ...)")
+    parser.add_argument("--size", default="1280x720", help="with --simulate: the rendered frame size WxH")
+    parser.add_argument("--answer", action="store_true",
+                        help="with --simulate: the simulated players answer the tracker's questions from the table")
+    parser.add_argument("--game", default="gin", choices=["gin", "wiener", "tiles"],
+                        help="the game played; with --simulate, wiener and tiles run on simulated readings "
+                        "(no images yet): one line per Wiener round or per tile turn")
+    parser.add_argument("--turns", type=int, default=30, help="with --simulate --game tiles: turns per game")
+    parser.add_argument("--seats", type=int, default=4, help="with --simulate --game wiener (2-6) or tiles (2-4): players")
     parser.add_argument("--players", help='the two players "Ann,Ben" (default: from a rendered game\'s game.json)')
     parser.add_argument("--dealer", help="who deals the first hand (default: game.json, else the second player)")
     parser.add_argument("--table-cm", help="playing area between the markers, WxH cm (default: game.json, else 80x60)")
@@ -40,6 +53,17 @@ def _source(text: str) -> tuple[str, Path | None]:
 def run(args: argparse.Namespace) -> int:
     from rummyref.commands.run import parse_corners, parse_players, parse_size
 
+    if args.simulate is None and args.game != "gin":
+        print(f"rummyref replay: recorded {args.game} games cannot be replayed yet; use --simulate N", file=sys.stderr)
+        return 2
+    if args.simulate is not None:
+        if args.source:
+            print("rummyref replay: give SOURCE or --simulate N, not both", file=sys.stderr)
+            return 2
+        return _simulate(args)
+    if not args.source:
+        print("rummyref replay: SOURCE is missing (a frame folder or video), or use --simulate N", file=sys.stderr)
+        return 2
     url, folder = _source(args.source)
     from rummyref.render_game import read_setup
 
@@ -96,3 +120,85 @@ def _describe(event: dict) -> str:
     if "result" in event:
         text += f" - {event['result']}"
     return text
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    """``--simulate N``: one JSON line (or text line) per hand, then the summary; progress on stderr."""
+    from rummyref.commands.run import parse_size
+    from rummyref.simulated_replay import replay_gin, summary
+
+    if args.simulate < 1:
+        print(f"rummyref replay: --simulate needs at least 1 hand, got {args.simulate}", file=sys.stderr)
+        return 2
+    try:
+        size = tuple(int(v) for v in parse_size(args.size, "--size"))
+    except argparse.ArgumentTypeError as error:
+        print(f"rummyref replay: {error}", file=sys.stderr)
+        return 2
+
+    def progress(text: str) -> None:
+        print(text, file=sys.stderr, flush=True)
+
+    seeds = range(args.seed, args.seed + args.simulate)
+    if args.game == "tiles":
+        return _simulate_tiles(args, seeds)
+    if args.game == "wiener":
+        return _simulate_wiener(args, seeds)
+    done = []
+    for hand in replay_gin(seeds, size, args.answer, args.threads, progress):
+        done.append(hand)
+        data = hand.to_json()
+        _out(args, data, f"seed {hand.seed} {hand.outcome}: {_verdict(data)} (truth {data['truth']}, "
+                         f"result {data['result']}, {hand.questions} questions)")
+    figures = summary(done)
+    _out(args, figures, f"{figures['agree']}/{figures['hands']} hands agree with the truth, {figures['wrong_committed']} "
+                        f"wrong results committed, {figures['hands_with_questions']} hands asked the players "
+                        f"({figures['questions']} questions)")
+    return 0
+
+
+def _out(args: argparse.Namespace, data: dict, text: str) -> None:
+    """One result line: JSON with --json, else the text."""
+    print(json.dumps(data) if args.json else text, flush=True)
+
+
+def _verdict(data: dict) -> str:
+    return "agrees" if data["agree"] else "WRONG" if data["wrong"] else "asks"
+
+
+def _simulate_tiles(args: argparse.Namespace, seeds: range) -> int:
+    from rummyref.simulated_replay import replay_tiles, tile_summary
+
+    if not 2 <= args.seats <= 4 or args.turns < 1:
+        print(f"rummyref replay: tiles needs --seats 2-4 and --turns >= 1, got {args.seats} and {args.turns}", file=sys.stderr)
+        return 2
+    turns = []
+    for seed in seeds:
+        print(f"tile game seed {seed}: {args.turns} turns, {args.seats} players", file=sys.stderr, flush=True)
+        for turn in replay_tiles([seed], args.turns, args.seats, args.answer):
+            turns.append(turn)
+            _out(args, turn, f"seed {seed} turn {turn['turn']}: {_verdict(turn)} (truth {turn['truth']}, result {turn['result']})")
+    figures = tile_summary(turns)
+    _out(args, figures, f"{figures['agree']}/{figures['turns']} turns agree with the truth, {figures['wrong_committed']} "
+                        f"wrong turns committed, {figures['needs_confirmation']} turns asked the players")
+    return 0
+
+
+def _simulate_wiener(args: argparse.Namespace, seeds: range) -> int:
+    from rummyref.simulated_replay import replay_wiener
+
+    if not 2 <= args.seats <= 6:
+        print(f"rummyref replay: Wiener Rummy needs --seats 2-6, got {args.seats}", file=sys.stderr)
+        return 2
+    rounds = []
+    for line in replay_wiener(seeds, args.seats, args.answer):
+        rounds.append(line)
+        _out(args, line, f"seed {line['seed']}: {_verdict(line)} (truth {line['truth']}, result {line['result']})")
+    agree = sum(r["agree"] for r in rounds)
+    figures = {"summary": True, "game": "wiener", "rounds": len(rounds), "agree": agree,
+               "agree_rate": round(agree / len(rounds), 4), "wrong_committed": sum(r["wrong"] for r in rounds),
+               "needs_confirmation": sum(r["needs_confirmation"] for r in rounds),
+               "questions": sum(r["questions"] for r in rounds)}
+    _out(args, figures, f"{agree}/{len(rounds)} rounds agree with the truth, {figures['wrong_committed']} wrong results "
+                        f"committed, {figures['needs_confirmation']} rounds asked the players")
+    return 0

@@ -1,0 +1,174 @@
+"""A tile Rummy simulator: simple players take turns, the camera reads the common table with noise.
+
+Players lay out the groups and runs the meld solver finds in their rack (the first laying out
+only when it is worth the opening points), else draw a tile; now and then a player makes a
+mistake (lays three tiles that are no group), so the truth holds illegal turns too, judged by
+:func:`engine.tiles.check_turn` on the true tables; an illegal turn's tiles go back to the rack. New groups go in
+rows on the table, tiles side by side. Each turn is a few frames with a hand over the table
+(tiles under it hidden), then still frames read with the noise of :class:`engine.simulate.Noise`,
+then the turn button.
+
+>>> game = simulate_tiles(3, turns=6)
+>>> len(game.truth), all(e.kind in ("turn", "draw") for e in game.truth)
+(6, True)
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from engine.cards import parse_tile
+from engine.simulate import Noise, Pace
+from engine.tile_tracker import TileEvent, TileSighting
+from engine.tiles import TileRules, check_turn, tile_value
+
+ROW_CM = 5.0
+"""Rows of groups on the table lie this far apart."""
+STEP_CM = 3.0
+"""Tiles of one group lie side by side, this far apart centre to centre."""
+GROUP_GAP_CM = 4.0
+TABLE_CM = (80.0, 60.0)
+
+
+@dataclass(frozen=True)
+class TileFrame:
+    """One frame: the tiles read, whether the table is still, the true tiles (code, x, y), and whether
+    the player presses the turn button after this frame."""
+
+    frame_id: int
+    sightings: tuple[TileSighting, ...]
+    still: bool
+    table: tuple[tuple[str, float, float], ...]
+    end_turn: bool = False
+
+    def tile_at(self, x: float, y: float) -> str:
+        """The true tile nearest a point: what a player answers when asked."""
+        return min(self.table, key=lambda t: (t[1] - x) ** 2 + (t[2] - y) ** 2)[0]
+
+
+@dataclass
+class SimulatedTiles:
+    seed: int
+    players: tuple[str, ...]
+    frames: list[TileFrame]
+    truth: list[TileEvent]
+
+
+def _all_tiles(rules: TileRules) -> list[str]:
+    numbered = [f"{colour}{n}" for colour in rules.palette.colours for n in range(1, 14)] * 2
+    return numbered + ["JK"] * rules.jokers
+
+
+def simulate_tiles(seed: int, players: int = 4, turns: int = 30, rules: TileRules = TileRules(), noise: Noise = Noise(),
+                   pace: Pace = Pace(), mistakes: float = 0.1) -> SimulatedTiles:
+    """Play ``turns`` turns of ``players`` players from ``seed``; the same seed gives the same game."""
+    rng = random.Random(seed)
+    names = ("Ann", "Ben", "Cleo", "Dan")[:players]
+    pool = _all_tiles(rules)
+    rng.shuffle(pool)
+    racks = {name: [pool.pop() for _ in range(14)] for name in names}
+    opened = {name: False for name in names}
+    groups: list[list[str]] = []
+    places: list[tuple[float, float]] = []  # where each group starts
+    frames: list[TileFrame] = []
+    truth: list[TileEvent] = []
+    solver = rules.solver()
+
+    def table() -> tuple[tuple[str, float, float], ...]:
+        return tuple((code, x + i * STEP_CM, y) for group, (x, y) in zip(groups, places) for i, code in enumerate(group))
+
+    def place(length: int) -> tuple[float, float]:
+        if not places:
+            return (4.0, 6.0)
+        x, y = places[-1]
+        x += (len(groups[-1]) - 1) * STEP_CM + GROUP_GAP_CM + STEP_CM
+        if x + length * STEP_CM > TABLE_CM[0] - 2:
+            x, y = 4.0, y + ROW_CM
+        return (x, y)
+
+    for turn in range(turns):
+        name = names[turn % players]
+        rack = racks[name]
+        arranged = solver.arrange([parse_tile(c) for c in rack])
+        melds = [[str(t) for t in meld.pieces] for meld in arranged.melds]
+        points = sum(tile_value(parse_tile(c)) for meld in melds for c in meld)
+        if rng.random() < mistakes and len(rack) >= 3:
+            melds = [rng.sample(rack, 3)]  # a mistake: three tiles that are (usually) no group
+        elif not opened[name] and points < rules.opening_points:
+            melds = []
+        before = [list(g) for g in groups]
+        if melds:
+            for meld in melds:
+                for code in meld:
+                    rack.remove(code)
+                places.append(place(len(meld)))
+                groups.append(meld)
+            played = [c for meld in melds for c in meld]
+            check = check_turn([[parse_tile(c) for c in g] for g in before], [[parse_tile(c) for c in g] for g in groups],
+                               [parse_tile(c) for c in played], opened[name], rules)
+            opened[name] = opened[name] or check.legal
+            truth.append(TileEvent(0, "turn", 0, name, tuple(sorted(played)), tuple(map(tuple, groups)), check.legal,
+                                   check.violations, check.opening_points))
+        else:
+            if pool:
+                rack.append(pool.pop())
+            truth.append(TileEvent(0, "draw", 0, name))
+        _film(frames, table(), rng, noise, pace)
+        if melds and not truth[-1].legal:  # taken back to the rack (002); the next turn shows the table without them
+            del groups[len(before):], places[len(before):]
+            rack += played
+    return SimulatedTiles(seed, names, frames, truth)
+
+
+def _film(frames: list[TileFrame], placed: tuple[tuple[str, float, float], ...], rng: random.Random, noise: Noise,
+          pace: Pace) -> None:
+    """A hand over the table, still frames read with noise, then the turn button."""
+    for _ in range(rng.randint(*pace.moving)):
+        frames.append(TileFrame(len(frames), tuple(_read(t, rng, noise, None) for t in placed if rng.random() < 0.5), False, placed))
+    doubts = {i: _lookalike(t[0], rng) for i, t in enumerate(placed) if rng.random() < noise.doubt}
+    count = rng.randint(*pace.still)
+    for k in range(count):
+        seen = tuple(_read(t, rng, noise, doubts.get(i)) for i, t in enumerate(placed) if rng.random() >= noise.drop)
+        frames.append(TileFrame(len(frames), seen, True, placed, end_turn=k == count - 1))
+
+
+def _read(tile: tuple[str, float, float], rng: random.Random, noise: Noise, doubt: str | None) -> TileSighting:
+    code, x, y = tile
+    confidence = rng.uniform(*noise.confidence)
+    if doubt is not None:
+        code, confidence = doubt, rng.uniform(*noise.doubt_confidence)
+    elif rng.random() < noise.flip:
+        code = _lookalike(code, rng)
+    return TileSighting(code, round(confidence, 3), x + rng.gauss(0, noise.jitter_cm), y + rng.gauss(0, noise.jitter_cm))
+
+
+def _lookalike(code: str, rng: random.Random) -> str:
+    """A tile a reader might confuse: same number other colour, or a neighbouring number."""
+    if code == "JK":
+        return "R1"
+    colour, number = code[0], int(code[1:])
+    if rng.random() < 0.5:
+        return rng.choice([c for c in "YGBR" if c != colour]) + str(number)
+    return colour + str(number % 13 + 1)
+
+
+def track_tiles(game: SimulatedTiles, answer: bool = True, options=None) -> tuple[list[TileEvent], int]:
+    """The game through a :class:`~engine.tile_tracker.TileTracker`; questions answered from the table.
+
+    Returns the turn and draw events committed (questions left out) and the number of questions.
+    """
+    from engine.tile_tracker import TileTracker, TileTrackerOptions
+
+    tracker = TileTracker(game.players, options=options or TileTrackerOptions())
+    committed, asked = [], 0
+    for frame in game.frames:
+        events = tracker.update(frame.frame_id, frame.sightings, frame.still)
+        while events:
+            question = events.pop(0)
+            asked += 1
+            if answer:
+                events += tracker.confirm(question.seq, frame.tile_at(*question.position))
+        if frame.end_turn:
+            committed += tracker.end_turn(frame.frame_id)
+    return committed, asked

@@ -1,0 +1,255 @@
+"""The tile Rummy tracker: the table before and after each turn, checked by :func:`engine.tiles.check_turn`.
+
+The camera sees the common table (racks stay hidden). Each frame gives :class:`TileSighting`
+values (tile code, confidence, table cm) and whether the table is still. The tracker settles the
+table over ``window`` still frames: a tile count agreed by ``quorum`` of them (two of each tile
+exist, so tiles are counted, not just seen). Tiles lying side by side in a row form one group,
+ordered left to right. The end of a turn comes from the turn button or timer
+(:meth:`TileTracker.end_turn`); the tracker then compares the table with the one at the end of
+the last turn: tiles added are what the player played from the rack, and the engine checks the
+turn (tiles taken away, invalid groups, the first laying out worth 40 points). A turn that
+changes nothing is a draw from the pool.
+
+It never guesses: a tile read below ``min_confidence`` is a ``needs_confirmation`` question, and
+a turn that ends while the table is unsettled or a question is open is one too.
+
+>>> t = TileTracker(("Ann", "Ben"), options=TileTrackerOptions(window=1, quorum=1))
+>>> row = [TileSighting(code, 0.95, 10 + 3 * i, 20) for i, code in enumerate(["R10", "R11", "R12", "R13"])]
+>>> t.update(1, row, still=True)
+[]
+>>> [e.describe() for e in t.end_turn(1)]
+['#1 turn Ann R10 R11 R12 R13: legal (opening 46)']
+>>> [e.describe() for e in t.end_turn(2)]
+['#2 draw Ben']
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass
+from typing import Literal, Sequence
+
+from engine.cards import CardError, parse_tile
+from engine.tiles import TileRules, check_turn
+
+TileEventKind = Literal["turn", "draw", "reading"]
+
+
+class TileTrackerError(ValueError):
+    """A tile tracker set up or driven inconsistently."""
+
+
+@dataclass(frozen=True)
+class TileSighting:
+    """One tile read in one frame: its code (``R7``, ``JK``), how sure, where (table cm)."""
+
+    code: str
+    confidence: float
+    x: float
+    y: float
+
+    def __post_init__(self) -> None:
+        try:
+            object.__setattr__(self, "code", str(parse_tile(self.code)))
+        except CardError as error:
+            raise TileTrackerError(f"tile sighting {self.code!r}: {error}") from None
+
+
+@dataclass(frozen=True)
+class TileTrackerOptions:
+    """``window``/``quorum`` as for Gin; tiles of ``tile_cm`` (w, h) closer than ``gap_cm`` side by
+    side in one row are one group; an answer holds for a reading within ``confirm_radius_cm``."""
+
+    window: int = 6
+    quorum: int = 4
+    min_confidence: float = 0.8
+    tile_cm: tuple[float, float] = (2.8, 3.8)
+    gap_cm: float = 1.5
+    confirm_radius_cm: float = 1.0
+
+    def __post_init__(self) -> None:
+        if not (isinstance(self.window, int) and self.window >= 1 and self.window / 2 < self.quorum <= self.window):
+            raise TileTrackerError(f"need window >= 1 and window/2 < quorum <= window, got {self.window}, {self.quorum}")
+
+
+@dataclass(frozen=True)
+class TileEvent:
+    """A committed turn (``played`` from the rack, ``groups`` after it, the engine's verdict), a draw,
+    or a question (``needs_confirmation``)."""
+
+    seq: int
+    kind: TileEventKind
+    frame_id: int
+    player: str | None = None
+    played: tuple[str, ...] = ()
+    groups: tuple[tuple[str, ...], ...] = ()
+    legal: bool | None = None
+    violations: tuple[str, ...] = ()
+    opening_points: int | None = None
+    needs_confirmation: bool = False
+    candidates: tuple[str, ...] = ()
+    position: tuple[float, float] | None = None
+    detail: str = ""
+
+    def key(self) -> tuple:
+        """What the event says about the game, to compare with the truth."""
+        return (self.kind, self.player, tuple(sorted(self.played)), self.legal)
+
+    def describe(self) -> str:
+        parts = [f"#{self.seq}", self.kind] + ([self.player] if self.player else []) + list(self.played)
+        text = " ".join(parts)
+        if self.kind == "turn":
+            text += ": legal" if self.legal else ": ILLEGAL - " + "; ".join(self.violations)
+            if self.opening_points is not None and self.legal:
+                text += f" (opening {self.opening_points})"
+        if self.needs_confirmation:
+            text += f" needs confirmation: {' or '.join(self.candidates) or self.detail}"
+        return text
+
+
+@dataclass(frozen=True)
+class _Tile:
+    code: str
+    x: float
+    y: float
+    confidence: float
+
+
+class TileTracker:
+    """Tracks the turns of one tile Rummy game; ``players`` in turn order, the first one starts."""
+
+    def __init__(self, players: Sequence[str], rules: TileRules = TileRules(),
+                 options: TileTrackerOptions = TileTrackerOptions()) -> None:
+        if not 2 <= len(players) <= 4 or len(set(players)) != len(players):
+            raise TileTrackerError(f"tile Rummy is tracked for 2-4 players with different names, got {list(players)!r}")
+        self.players, self.rules, self.options = tuple(players), rules, options
+        self.events: list[TileEvent] = []
+        self.turn = 0
+        self.opened = {p: False for p in self.players}
+        self.table: list[_Tile] = []
+        """The table as settled at the end of the last turn."""
+        self._now: list[_Tile] | None = []
+        self._window: list[list[TileSighting]] = []
+        self._overrides: list[tuple[float, float, str, str]] = []
+        self._pending: dict[int, _Tile] = {}
+        self._unsure = 0
+
+    @property
+    def player(self) -> str:
+        return self.players[self.turn % len(self.players)]
+
+    def update(self, frame_id: int, sightings: Sequence[TileSighting], still: bool) -> list[TileEvent]:
+        """Take one frame; returns the questions it raises (turns end with :meth:`end_turn`)."""
+        if not still:
+            self._window.clear()
+            self._now = None
+            return []
+        self._window.append([self._corrected(s) for s in sightings])
+        del self._window[:-self.options.window]
+        if len(self._window) < self.options.window:
+            return []
+        settled = self._settled()
+        if settled is None:
+            return []
+        self._now = settled
+        for seq, tile in list(self._pending.items()):  # a doubtful tile taken away needs no answer
+            if not any(t.code == tile.code and math.dist((t.x, t.y), (tile.x, tile.y)) <= self.options.confirm_radius_cm
+                       for t in settled):
+                del self._pending[seq]
+        return self._question(settled, frame_id)
+
+    def confirm(self, seq: int, code: str) -> list[TileEvent]:
+        """Answer question ``seq``: the tile there is ``code``."""
+        if seq not in self._pending:
+            raise TileTrackerError(f"event #{seq} is not waiting for a confirmation")
+        tile = self._pending.pop(seq)
+        self._overrides.append((tile.x, tile.y, tile.code, str(parse_tile(code))))
+        self._window = [[self._corrected(s) for s in frame] for frame in self._window]
+        if self._now is not None:
+            self._now = self._settled()
+        return []
+
+    def end_turn(self, frame_id: int) -> list[TileEvent]:
+        """The player to move ends the turn (button or timer): commit it, checked by the engine."""
+        player = self.player
+        if self._now is None or self._pending or self._unsure:
+            why = ("a question about a tile is open" if self._pending else
+                   "the table was not still long enough to read" if self._now is None else
+                   f"turn #{self._unsure} could not be read, so the table before this one is unknown")
+            event = self._emit("turn", frame_id, player, needs_confirmation=True, detail=f"{player}'s turn ended but {why}")
+            self.turn += 1
+            self._unsure = self._unsure or event.seq  # the reference table is lost: every later turn is asked about
+            return [event]
+        before, after = self._groups(self.table), self._groups(self._now)
+        played = Counter(t.code for t in self._now) - Counter(t.code for t in self.table)
+        self.turn += 1
+        if not played and sorted(map(sorted, before)) == sorted(map(sorted, after)):
+            self.table = self._now
+            return [self._emit("draw", frame_id, player)]
+        parse = lambda codes: [parse_tile(c) for c in codes]  # noqa: E731 - one-line conversion
+        check = check_turn([parse(g) for g in before], [parse(g) for g in after], parse(played.elements()),
+                           self.opened[player], self.rules)
+        if check.legal:
+            self.opened[player] = True
+            self.table = self._now
+        # An illegal turn is taken back (002: the tiles go back to the rack): the table before it stays the reference.
+        return [self._emit("turn", frame_id, player, played=tuple(sorted(played.elements())), groups=tuple(map(tuple, after)),
+                           legal=check.legal, violations=check.violations, opening_points=check.opening_points)]
+
+    # --- reading ------------------------------------------------------------------------------
+
+    def _corrected(self, s: TileSighting) -> TileSighting:
+        for x, y, read, code in self._overrides:
+            if read == s.code and math.dist((x, y), (s.x, s.y)) <= self.options.confirm_radius_cm:
+                return TileSighting(code, 1.0, s.x, s.y)
+        return s
+
+    def _settled(self) -> list[_Tile] | None:
+        """The tiles on the table if every tile count is agreed by a quorum of the window."""
+        counts = [Counter(s.code for s in frame) for frame in self._window]
+        agreed: Counter[str] = Counter()
+        for code in set().union(*counts):
+            votes = Counter(c[code] for c in counts).most_common(1)[0]
+            if votes[1] < self.options.quorum:
+                return None
+            agreed[code] = votes[0]
+        agreed = +agreed
+        for frame, count in zip(reversed(self._window), reversed(counts)):
+            if +count == agreed:
+                return [_Tile(s.code, s.x, s.y, s.confidence) for s in frame]
+        return None
+
+    def _question(self, tiles: list[_Tile], frame_id: int) -> list[TileEvent]:
+        events = []
+        for tile in tiles:
+            if tile.confidence >= self.options.min_confidence:
+                continue
+            if any(p.code == tile.code and math.dist((p.x, p.y), (tile.x, tile.y)) <= self.options.confirm_radius_cm
+                   for p in self._pending.values()):
+                continue
+            event = self._emit("reading", frame_id, needs_confirmation=True, candidates=(tile.code,),
+                               position=(round(tile.x, 1), round(tile.y, 1)),
+                               detail=f"{tile.code} read with confidence {tile.confidence:.2f}")
+            self._pending[event.seq] = tile
+            events.append(event)
+        return events
+
+    def _groups(self, tiles: list[_Tile]) -> list[list[str]]:
+        """Rows of tiles lying side by side, each ordered left to right."""
+        width, height = self.options.tile_cm
+        groups: list[list[_Tile]] = []
+        for tile in sorted(tiles, key=lambda t: (t.x, t.y)):
+            for group in groups:
+                last = group[-1]
+                if abs(last.y - tile.y) < height / 2 and 0 < tile.x - last.x <= width + self.options.gap_cm:
+                    group.append(tile)
+                    break
+            else:
+                groups.append([tile])
+        return [[t.code for t in g] for g in sorted(groups, key=lambda g: (round(g[0].y), g[0].x))]
+
+    def _emit(self, kind: TileEventKind, frame_id: int, player: str | None = None, **fields) -> TileEvent:
+        event = TileEvent(len(self.events) + 1, kind, frame_id, player, **fields)
+        self.events.append(event)
+        return event

@@ -1,0 +1,221 @@
+"""Fresh simulated hands through the whole pipeline, scored against the simulator's truth.
+
+``rummyref replay --simulate N --seed S`` and ``benchmarks/eval_replay.py`` use this: each hand
+is played by :func:`engine.simulate.simulate_hand`, photographed by
+:class:`~rummyref.render_game.GameRenderer` (a held-out deck design), read by the same
+:class:`~rummyref.pipeline.TableReader` and :class:`~rummyref.pipeline.HandSession` as a live
+table, and the hand's committed result is compared with the truth.
+
+What counts (:class:`HandReplay`):
+
+- ``agree``: the tracker committed a result and it equals the truth;
+- ``wrong``: it committed a result that differs from the truth: a silent miss, the one thing
+  the referee must never do (a question earlier in the hand does not excuse it);
+- ``needs_confirmation``: the hand asked the players something (a doubtful card, a rule conflict)
+  or ended without a result they must record themselves. Such a hand is a miss, never a wrong one.
+
+With ``answer=True`` the players answer each question as they would at the table: they look at
+the card the question points at (the true card nearest the reading's table position).
+
+>>> HandReplay(7, "knock", {"winner": "Ann", "points": 12, "kind": "knock", "dealer": None}, None, 0, 0).to_json()["agree"]
+False
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+
+from engine.match import HandScore
+from engine.simulate import SimulatedHand, simulate_hand
+from engine.tracker import Event
+from engine.zones import ZoneMap, default_zones
+
+PLAYERS = ("Ann", "Ben")
+LINGER_FRAMES = 12
+"""Still frames of the final table after a hand's last frame (the players read the result)."""
+MAX_ANSWERS = 3
+"""Players asked the same thing again after answering it this often stop answering (the hand then
+ends without a result): an answer the tracker cannot use is not repeated forever."""
+
+
+@dataclass(frozen=True)
+class HandReplay:
+    """One replayed hand: the truth, what the pipeline committed, what it asked."""
+
+    seed: int
+    outcome: str
+    truth: dict[str, Any]
+    result: dict[str, Any] | None
+    questions: int
+    answered: int
+    events_equal: bool = False
+    """Every committed event (discards, pickups, layouts, ...) equals the truth, in order."""
+    flagged: int = 0
+    frames: int = 0
+    recognized: int = 0
+    seconds: float = 0.0
+    events: tuple[Event, ...] = ()
+    """What the tracker committed and asked, in order (not in the JSON line)."""
+
+    @property
+    def agree(self) -> bool:
+        return self.result is not None and self.result == self.truth
+
+    @property
+    def needs_confirmation(self) -> bool:
+        return self.questions > 0 or self.result is None
+
+    @property
+    def wrong(self) -> bool:
+        """A committed result that is not the truth."""
+        return self.result is not None and not self.agree
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seed": self.seed, "outcome": self.outcome, "truth": self.truth, "result": self.result,
+                "agree": self.agree, "needs_confirmation": self.needs_confirmation, "wrong": self.wrong,
+                "questions": self.questions, "answered": self.answered, "events_equal": self.events_equal,
+                "flagged": self.flagged, "frames": self.frames, "recognized": self.recognized,
+                "seconds": round(self.seconds, 2)}
+
+
+def score_hand(seed: int, outcome: str, truth: HandScore, committed: list[Event], asked: int, answered: int,
+               true_events: list[Event], **counts: Any) -> HandReplay:
+    """Compare what a tracker committed for one hand with the simulator's truth."""
+    end = next((e for e in committed if e.kind == "hand_end" and e.result is not None and not e.needs_confirmation), None)
+    plain = [e for e in committed if not e.needs_confirmation]
+    return HandReplay(seed, outcome, truth.to_dict(), end.result.to_dict() if end else None, asked, answered,
+                      [e.key() for e in plain] == [e.key() for e in true_events],
+                      sum(e.flagged for e in committed), events=tuple(committed), **counts)
+
+
+def summary(replays: Iterable[HandReplay]) -> dict[str, Any]:
+    """The figures of a run: agree rate, silent wrong results, questions, speed.
+
+    >>> summary([HandReplay(1, "gin", {}, {}, 0, 0), HandReplay(2, "knock", {}, None, 2, 0)])["agree_rate"]
+    0.5
+    """
+    replays = list(replays)
+    hands = len(replays)
+    frames = sum(r.frames for r in replays)
+    seconds = sum(r.seconds for r in replays)
+    return {"summary": True, "hands": hands, "outcomes": dict(Counter(r.outcome for r in replays)),
+            "agree": sum(r.agree for r in replays), "agree_rate": round(sum(r.agree for r in replays) / hands, 4) if hands else None,
+            "wrong_committed": sum(r.wrong for r in replays),
+            "hands_with_questions": sum(r.needs_confirmation for r in replays),
+            "questions": sum(r.questions for r in replays), "no_result": sum(r.result is None for r in replays),
+            "events_equal": sum(r.events_equal for r in replays),
+            "frames": frames, "recognized": sum(r.recognized for r in replays),
+            "seconds": round(seconds, 1), "fps": round(frames / seconds, 2) if seconds else None}
+
+
+def replay_gin_hand(hand: SimulatedHand, recognizer: Any, zones: ZoneMap, size: tuple[int, int] = (1280, 720),
+                    answer: bool = False) -> HandReplay:
+    """Render ``hand`` and run it through reader and tracker; the render is not timed."""
+    from rummyref.render_game import GameRenderer, render_hand
+
+    images: list[np.ndarray] = []
+    render_hand(hand, GameRenderer(*size, (zones.width, zones.height), seed=hand.seed), images.append)
+    return replay_rendered(hand, images, recognizer, zones, answer)
+
+
+def replay_rendered(hand: SimulatedHand, images: list[np.ndarray], recognizer: Any, zones: ZoneMap,
+                    answer: bool = False) -> HandReplay:
+    """The rendered frames of ``hand`` through reader and tracker (timed), scored against its truth."""
+    from rummyref.pipeline import HandSession, TableReader, make_calibrator
+
+    reader = TableReader(recognizer, zones, make_calibrator((zones.width, zones.height)))
+    session = HandSession(hand.players, hand.dealer, zones=zones)
+    tracker = session.tracker
+    committed: list[Event] = []
+    asked = answered = 0
+    answers: Counter[tuple] = Counter()
+    start = time.perf_counter()
+    # After the last card the table lies as it is while the players look at the result.
+    lingering = [(replace(hand.frames[-1], frame_id=hand.frames[-1].frame_id + k), images[-1]) for k in range(1, LINGER_FRAMES + 1)]
+    for frame, image in list(zip(hand.frames, images)) + lingering:
+        if session.tracker is not tracker:
+            break  # the hand has ended with a result
+        pending = reader.read(frame.frame_id, image, tracker.needs_frames).feed(session)
+        while pending:
+            event = pending.pop(0)
+            committed.append(event)
+            if event.needs_confirmation and event.kind == "reading":
+                asked += 1
+                place = (event.zone, event.cards, event.position)
+                if answer and event.position is not None and session.tracker is tracker and answers[place] < MAX_ANSWERS:
+                    answers[place] += 1
+                    answered += 1
+                    pending += session.confirm(event.seq, frame.answer(event))
+    seconds = time.perf_counter() - start
+    return score_hand(hand.seed, hand.outcome, hand.result, committed, asked, answered, hand.truth,
+                      frames=len(images), recognized=reader.recognized, seconds=seconds)
+
+
+def replay_gin(seeds: Iterable[int], size: tuple[int, int] = (1280, 720), answer: bool = False, threads: int = 1,
+               progress: Callable[[str], None] = lambda text: None) -> Iterable[HandReplay]:
+    """Replay the hands of ``seeds`` one by one (yielding each as it is done)."""
+    from vision.recognizer import Recognizer
+
+    recognizer = Recognizer(threads=threads)
+    zones = default_zones("gin", 2)
+    for number, seed in enumerate(seeds, start=1):
+        hand = simulate_hand(seed, zones=zones, players=PLAYERS)
+        progress(f"hand {number} (seed {seed}, {hand.outcome}, {len(hand.frames)} frames): rendering and reading")
+        yield replay_gin_hand(hand, recognizer, zones, size, answer)
+
+
+def replay_tiles(seeds: Iterable[int], turns: int = 30, players: int = 4, answer: bool = True) -> Iterable[dict[str, Any]]:
+    """Tile Rummy on simulated table readings (no images): one record per turn, truth against the tracker.
+
+    >>> turn = next(iter(replay_tiles([3], turns=2)))
+    >>> sorted(turn)
+    ['agree', 'needs_confirmation', 'result', 'seed', 'truth', 'turn', 'wrong']
+    """
+    from engine.simulate_tiles import simulate_tiles, track_tiles
+
+    for seed in seeds:
+        game = simulate_tiles(seed, players=players, turns=turns)
+        committed, _ = track_tiles(game, answer=answer)
+        for number, (truth, event) in enumerate(zip(game.truth, committed), start=1):
+            doubtful = event.needs_confirmation
+            agree = not doubtful and event.key() == truth.key()
+            yield {"seed": seed, "turn": number, "truth": _tile_turn(truth), "result": None if doubtful else _tile_turn(event),
+                   "agree": agree, "needs_confirmation": doubtful, "wrong": not doubtful and not agree}
+
+
+def _tile_turn(event: Any) -> dict[str, Any]:
+    return {"kind": event.kind, "player": event.player, "played": sorted(event.played), "legal": event.legal}
+
+
+def tile_summary(turns: Iterable[dict[str, Any]]) -> dict[str, Any]:
+    """Agree rate, wrong committed turns and questions of :func:`replay_tiles` records."""
+    turns = list(turns)
+    agree = sum(t["agree"] for t in turns)
+    return {"summary": True, "game": "tiles", "turns": len(turns), "agree": agree,
+            "agree_rate": round(agree / len(turns), 4) if turns else None,
+            "wrong_committed": sum(t["wrong"] for t in turns),
+            "needs_confirmation": sum(t["needs_confirmation"] for t in turns),
+            "illegal_turns_in_truth": sum(t["truth"]["legal"] is False for t in turns),
+            "draws_in_truth": sum(t["truth"]["kind"] == "draw" for t in turns)}
+
+
+def replay_wiener(seeds: Iterable[int], players: int = 4, answer: bool = True) -> Iterable[dict[str, Any]]:
+    """Wiener Rummy rounds on simulated readings (no images): one record per round, penalties
+    against the truth. ``wrong`` is a committed penalty list that is not the truth."""
+    from engine.simulate_wiener import simulate_wiener, track_wiener
+
+    for seed in seeds:
+        game = simulate_wiener(seed, players=players)
+        committed, asked = track_wiener(game, answer=answer)
+        end = next((e for e in reversed(committed) if e.kind == "hand_end"), None)
+        result = list(end.penalties) if end is not None and end.penalties is not None else None
+        truth = list(game.penalties) if game.penalties is not None else None
+        yield {"seed": seed, "truth": truth, "result": result, "agree": result is not None and result == truth,
+               "needs_confirmation": result is None or asked > 0, "wrong": result is not None and result != truth,
+               "questions": asked}
