@@ -475,6 +475,8 @@ class PipelineConfig:
     frame_size: tuple[int, int] = (1280, 720)
     tracker: TrackerOptions = TrackerOptions()
     model_dir: Path | None = None
+    deck: Any = None
+    """A learned deck (:class:`vision.decks.DeckProfile`) the recognizer reads with, or None."""
     poll_s: float = 0.25
     """How long the worker waits for a frame before it looks at buttons and answers again."""
 
@@ -507,7 +509,7 @@ class Pipeline:
         if recognizer is None:
             from vision.recognizer import Recognizer
 
-            recognizer = Recognizer(config.model_dir, threads=config.threads)
+            recognizer = Recognizer(config.model_dir, threads=config.threads, deck=config.deck)
         self.reader = TableReader(recognizer, self.zones, make_calibrator(config.table_cm, config.corners))
         self.session = HandSession(config.players, config.first_dealer or config.players[1], config.rules, self.zones,
                                    config.tracker)

@@ -204,3 +204,24 @@ def test_a_camera_faster_than_the_reader_is_skipped_not_queued_and_a_flood_of_pr
     # works through a backlog, so the frame after one it read is always a jump past the skipped ones.
     jumps = [later - earlier for earlier, later in zip(processed, processed[1:])]
     assert max(jumps) > 1 and not pipeline.stats.errors
+
+
+def test_run_reads_with_a_learned_deck_and_refuses_an_unknown_one(tmp_path: Path, monkeypatch, capsys) -> None:
+    import numpy as np
+
+    from vision.decks import DeckProfile
+    from vision.labels import CLASS_CODES
+
+    monkeypatch.setenv("RUMMYREF_DATA", str(tmp_path / "learned"))
+    monkeypatch.chdir(tmp_path)  # run's record goes to ./data: an unknown deck must stop it before that
+    assert main(["run", "--camera", "dir:nowhere", "--players", "Ann,Ben", "--deck", "grandmas"]) == 2
+    assert "grandmas" in capsys.readouterr().err
+    assert not (tmp_path / "data").exists()
+    # A deck saved where the dashboard's deck page and learn-deck keep them is the one the pipeline reads with.
+    embedding_width = 96  # the shipped classifier's embedding (models/CARDS.md)
+    DeckProfile("grandmas", np.zeros((len(CLASS_CODES), embedding_width), np.float32),
+                np.zeros(len(CLASS_CODES), np.float32)).save()
+    deck = DeckProfile.load("grandmas")
+    config = PipelineConfig(camera="dir:nowhere", players=("Ann", "Ben"), deck=deck)
+    pipeline = Pipeline(config, lambda: EventStore(tmp_path / "record.sqlite3"), "m1")
+    assert pipeline.reader.recognizer.deck is deck

@@ -26,6 +26,8 @@ def register(subparsers) -> None:
     parser.add_argument("--port", type=int, default=8000, help="TCP port of the dashboard")
     parser.add_argument("--pin", help="table PIN (default: generated once and kept in the record)")
     parser.add_argument("--threads", type=int, default=1, help="onnxruntime threads for the recognizer")
+    parser.add_argument("--deck", metavar="NAME", help="read with a deck learned on the dashboard's deck page or by "
+                        "`rummyref learn-deck` (default: the shipped recognizer)")
     parser.add_argument("--frame-size", default="1280x720", help="frame size asked of the camera (picamera2, USB)")
     parser.add_argument("--table-cm", default="80x60", help="width x height of the playing area between the markers, cm")
     parser.add_argument("--corners", help="without markers: the table's four image corners as JSON "
@@ -89,6 +91,13 @@ def run(args: argparse.Namespace) -> int:
     from hardware.gpio import GpioConfig, open_gpio
     from rummyref.pipeline import PipelineConfig
     from rummyref.table import TableError, open_table
+    from vision.decks import DeckProfile
+
+    try:
+        deck = DeckProfile.load(args.deck) if args.deck else None
+    except (FileNotFoundError, ValueError) as error:
+        print(f"rummyref run: --deck: {error}", file=sys.stderr)
+        return 2
 
     try:
         parse_camera_url(args.camera)
@@ -114,7 +123,7 @@ def run(args: argparse.Namespace) -> int:
 
     pipeline_config = PipelineConfig(camera=args.camera, players=players, first_dealer=args.dealer or players[1],
                                      table_cm=table_cm, corners=corners, threads=args.threads,
-                                     frame_size=(int(frame_w), int(frame_h)))
+                                     frame_size=(int(frame_w), int(frame_h)), deck=deck)
     print(f"loading the recognizer ({args.threads} thread{'s' if args.threads > 1 else ''})...", flush=True)
     pipeline = table.pipeline(pipeline_config, on_camera=lambda status: panel.show_camera_state(status.state))
     panel = open_gpio(gpio_config, on_knock=lambda: pipeline.press("knock"), on_undo=lambda: pipeline.press("undo"))
