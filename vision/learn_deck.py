@@ -49,6 +49,39 @@ class LabelledIndex:
     candidate: IndexCandidate
 
 
+ROW_BREAK = 2.0
+"""Top-left indices of two rows lie a card's height apart (about 4-5 index heights); within a row
+they differ by the tilt of the photo. A vertical gap of more than this many index heights starts a new row."""
+
+STRAY_MAX = 3
+"""A cluster of at most this many upright readings between the rows is pips or artwork, not a row."""
+
+
+def layout_rows(upright: list[IndexCandidate], score: Callable[[IndexCandidate], float]) -> list[list[IndexCandidate]]:
+    """The rows of the layout: clusters of upright indices split at large vertical gaps.
+
+    Small clusters (pips or artwork between the rows) are left out; a row keeps its
+    :data:`ROW_LENGTH` most index-like readings. A row with fewer readings is returned short,
+    so that the caller refuses the photo rather than shifting labels to the wrong cards.
+
+    >>> row = lambda y, n: [IndexCandidate(x * 30.0, y, 0.0, 10.0, 1.0) for x in range(n)]
+    >>> [len(r) for r in layout_rows(row(0, 13) + row(60, 2) + row(110, 14), lambda c: c.heat)]
+    [13, 13]
+    >>> [len(r) for r in layout_rows(row(0, 13) + row(110, 12), lambda c: c.heat)]
+    [13, 12]
+    """
+    if not upright:
+        return []
+    ordered = sorted(upright, key=lambda c: c.y)
+    height = float(np.median([c.size for c in ordered]))
+    clusters: list[list[IndexCandidate]] = [[ordered[0]]]
+    for before, candidate in zip(ordered, ordered[1:]):
+        if candidate.y - before.y > ROW_BREAK * height:
+            clusters.append([])
+        clusters[-1].append(candidate)
+    return [sorted(cluster, key=lambda c: -score(c))[:ROW_LENGTH] for cluster in clusters if len(cluster) > STRAY_MAX]
+
+
 def read_layout(recognizer: Recognizer, frame: np.ndarray, first_card: int, photo: str) -> list[LabelledIndex]:
     """Label the corner indices of one photo of whole rows, starting at ``LAYOUT_ORDER[first_card]``."""
     candidates, _ = recognizer.detect(frame)
@@ -60,14 +93,11 @@ def read_layout(recognizer: Recognizer, frame: np.ndarray, first_card: int, phot
         candidates = strongest_apart([c for c in candidates if score[id(c)] > 0.1], lambda c: c, lambda c: score[id(c)])
     upright = sorted((c for c in candidates if abs(c.angle) < math.radians(40)), key=lambda c: c.y)
     turned = [c for c in candidates if abs(c.angle) > math.radians(140)]
-    rows = max(1, round(len(upright) / ROW_LENGTH))
-    # Rows are split at the largest vertical gaps; a row keeps its 13 most index-like readings.
-    gaps = sorted(range(1, len(upright)), key=lambda i: upright[i].y - upright[i - 1].y)[-(rows - 1):] if rows > 1 else []
-    bounds = [0, *sorted(gaps), len(upright)]
-    grid = [sorted(upright[a:b], key=lambda c: -score[id(c)])[:ROW_LENGTH] for a, b in zip(bounds, bounds[1:])]
-    if any(len(row) < ROW_LENGTH for row in grid) or not upright:
+    grid = layout_rows(upright, lambda c: score[id(c)])
+    rows = len(grid)
+    if not grid or any(len(row) != ROW_LENGTH for row in grid):
         raise LayoutError(
-            f"{photo}: found {len(upright)} upright corner indices in {rows} row(s), expected whole rows of "
+            f"{photo}: found {len(upright)} upright corner indices in {max(rows, 1)} row(s), expected whole rows of "
             f"{ROW_LENGTH}; lay the cards upright and apart, in full rows, and photograph them from above")
     if first_card + rows * ROW_LENGTH > len(LAYOUT_ORDER):
         raise LayoutError(f"{photo}: more rows than the 4 of the layout (spades, hearts, diamonds, clubs)")
