@@ -10,8 +10,9 @@
    (illegal) or a table tile gone (illegal). Both photos go through the reader; the groups
    it reads (and the tiles new on the table as the rack's) go through ``engine.tiles.check_turn``.
    A turn counts as right when the verdict (legal or not) equals the engine's verdict on the
-   true tables; when any tile is read less sure than ``--confirm-below``, or the reading is
-   impossible (a tile three times), the turn is "needs confirmation" and never guessed.
+   true tables; when any tile is read less sure than ``--confirm-below``, a reading lists
+   doubts (signs of a missed tile) or the reading is impossible (a tile three times), the turn
+   is "needs confirmation" and never guessed.
 
 Run: ``python benchmarks/eval_tiles.py`` (``--help`` for the counts and the seed).
 """
@@ -93,7 +94,7 @@ def judge_turn(reader: TileReader, rng: np.random.Generator, palette_name: str, 
             break
     truth = verdict(parse_groups(before, rules), parse_groups(after, rules), parse_tiles(played, palette), rules)
     readings = [reader.read(scene.image) for scene in scenes]
-    if min(r.least_confidence() for r in readings) < confirm_below:
+    if min(r.least_confidence() for r in readings) < confirm_below or not all(r.complete for r in readings):
         return "confirm"
     try:
         seen_before, seen_after = (parse_groups(r.groups, rules) for r in readings)

@@ -28,6 +28,11 @@ class TileScore:
     extra: int = 0
     rows: int = 0
     rows_correct: int = 0
+    tables: int = 0
+    doubted: int = 0
+    """Tables whose reading listed doubts (a tile may be missing)."""
+    silent: int = 0
+    """Tables whose reading listed no doubt yet missed a tile: the dangerous case."""
 
     def __iadd__(self, other: "TileScore") -> "TileScore":
         for f in fields(self):
@@ -45,11 +50,12 @@ class TileScore:
     def summary(self) -> str:
         """One line of figures.
 
-        >>> TileScore(10, 9, 1, 0, 2, 4, 3).summary()
-        'tiles 9/10 = 0.9000 (1 misread, 0 missed, 2 extra); rows 3/4 = 0.7500'
+        >>> TileScore(10, 9, 1, 0, 2, 4, 3, 2, 1, 0).summary()
+        'tiles 9/10 = 0.9000 (1 misread, 0 missed, 2 extra); rows 3/4 = 0.7500; tables 2: doubted 1, missed a tile without doubt 0'
         """
         return (f"tiles {self.correct}/{self.tiles} = {self.accuracy:.4f} ({self.wrong} misread, {self.missed} missed, "
-                f"{self.extra} extra); rows {self.rows_correct}/{self.rows} = {self.row_accuracy:.4f}")
+                f"{self.extra} extra); rows {self.rows_correct}/{self.rows} = {self.row_accuracy:.4f}; "
+                f"tables {self.tables}: doubted {self.doubted}, missed a tile without doubt {self.silent}")
 
     def to_json(self) -> dict:
         data = {f.name: getattr(self, f.name) for f in fields(self)}
@@ -77,7 +83,7 @@ def match(scene, reading) -> dict[int, int]:
 
 
 def score_scene(scene, reading) -> TileScore:
-    score = TileScore()
+    score = TileScore(tables=1, doubted=int(not reading.complete))
     matched = match(scene, reading)
     counted = {t for t, tile in enumerate(scene.tiles) if tile.visible >= MUST_SEE}
     for t in counted:
@@ -88,6 +94,7 @@ def score_scene(scene, reading) -> TileScore:
             score.correct += 1
         else:
             score.wrong += 1
+    score.silent = int(reading.complete and score.missed > 0)
     explained = {matched[t] for t in matched}
     score.extra = sum(1 for o in range(len(reading.tiles)) if o not in explained)
     observed_rows: dict[int, list[int]] = {}

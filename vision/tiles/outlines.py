@@ -43,6 +43,8 @@ MAX_COVER = 0.45
 OPEN_COUNT = 6.0
 """Counts whose seam score is within this of the best one stay open for the classifier."""
 MAX_ROW = 13 * ASPECT_RANGE[1] + 0.5
+UNEXPLAINED = 0.35
+"""A face-coloured patch this big (in tile faces) that no rectangle explains may be a missed tile."""
 BEVEL = 0.035
 """How much of a tile height the darker bevel takes off the face at each edge."""
 """A blob's convex hull must fill ``HULL_FILL`` of its rectangle and the blob itself ``MIN_FILL``
@@ -104,21 +106,39 @@ def _tile_count(rects: list) -> float:
     return sum(max(size) / min(size) for _, size, _ in rects if 0.7 * typical <= min(size) <= 1.4 * typical)
 
 
-def face_rects(small: np.ndarray, min_area: float) -> list:
+def face_rects(small: np.ndarray, min_area: float) -> tuple[list, np.ndarray | None]:
     """The tile-shaped rectangles of a scaled BGR frame, under the face-colour guess that
     explains the most tiles of one size -- so warm or cold light, cream or white faces and glare
-    need no setting."""
+    need no setting -- and that guess's face mask (None when no guess was plausible)."""
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32) - np.float32([0, 128, 128])
     best: list = []
+    best_mask = None
     lighter_than = np.percentile(lab[:, :, 0], 60)
     for face in _face_colours(lab):
         mask = face_mask(lab, face)
         if face[0] < lighter_than or np.count_nonzero(mask) > MAX_COVER * mask.size:
             continue        # faces are lighter than most of the table and cover less than half of it
         rects = _rect_blobs(mask, min_area)
-        if _tile_count(rects) > _tile_count(best):
-            best = rects
-    return best
+        if best_mask is None or _tile_count(rects) > _tile_count(best):
+            best, best_mask = rects, mask
+    return best, best_mask
+
+
+def _unexplained(mask: np.ndarray, rects: list, height: float, aspect: float) -> list[tuple[float, float]]:
+    """Centres of face-coloured patches, each about as big as a tile face, that no accepted
+    rectangle explains: a tile the finder may have missed (merged with glare or the table,
+    split by its own ink). Thin slivers along the rectangles' edges are opened away."""
+    covered = np.zeros_like(mask)
+    for rect in rects:
+        cv2.fillPoly(covered, [np.round(cv2.boxPoints(rect)).astype(np.int32)], 255)
+    grow = max(3, int(round(height * 0.15)) | 1)
+    left = mask & ~cv2.dilate(covered, np.ones((grow, grow), np.uint8))
+    size = max(3, int(round(height * aspect * 0.45)))
+    left = cv2.morphologyEx(left, cv2.MORPH_OPEN, np.ones((size, size), np.uint8))
+    count, _, stats, centres = cv2.connectedComponentsWithStats(left)
+    tile_area = height * height * aspect
+    return [(float(centres[k][0]), float(centres[k][1])) for k in range(1, count)
+            if stats[k, cv2.CC_STAT_AREA] >= UNEXPLAINED * tile_area]
 
 
 def _rect_blobs(mask: np.ndarray, min_area: float, width: float | None = None) -> list:
@@ -221,12 +241,27 @@ class Blob:
         return tiles
 
 
+@dataclass(frozen=True)
+class Layout:
+    """What the outline finder saw in a frame: the blobs, the tiles' typical width / height
+    and the centres (frame pixels) of face-coloured patches no blob explains."""
+
+    blobs: list[Blob]
+    aspect: float
+    unexplained: list[tuple[float, float]]
+
+
 def find_blobs(frame: np.ndarray, min_height: float = 12.0, alternatives: int = 2) -> list[Blob]:
     """The tile-shaped light rectangles of a BGR frame with up to ``alternatives`` counts each."""
+    return find_layout(frame, min_height, alternatives).blobs
+
+
+def find_layout(frame: np.ndarray, min_height: float = 12.0, alternatives: int = 2) -> Layout:
+    """The blobs of a BGR frame (see :func:`find_blobs`) and what they leave unexplained."""
     scale = min(1.0, WORK_SIDE / max(frame.shape[:2]))
     small = cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else frame
     min_area = (min_height * scale) ** 2 * 0.5
-    rects = face_rects(small, min_area)
+    rects, mask = face_rects(small, min_area)
     lone = [min(r[1]) / max(r[1]) for r in rects if ASPECT_RANGE[0] <= min(r[1]) / max(r[1]) <= ASPECT_RANGE[1]]
     aspect = float(np.median(lone)) if len(lone) >= 3 else 0.74
     blobs = []
@@ -244,7 +279,11 @@ def find_blobs(frame: np.ndarray, min_height: float = 12.0, alternatives: int = 
             counts = _ranked_counts(_seam_profile(small, rect), across, aspect)[:alternatives]
         axis = math.radians(deg) if w >= h else math.radians(deg + 90)
         blobs.append(Blob(cx / scale, cy / scale, axis, length / scale, across / scale, tuple(counts), number))
-    return blobs
+    unexplained: list[tuple[float, float]] = []
+    if mask is not None and blobs:
+        height = float(np.median([b.across if b.counts[0] > 1 else b.length for b in blobs])) * scale
+        unexplained = [(x / scale, y / scale) for x, y in _unexplained(mask, rects, height, aspect)]
+    return Layout(blobs, aspect, unexplained)
 
 
 def find_tiles(frame: np.ndarray, min_height: float = 12.0) -> list[TileCandidate]:
