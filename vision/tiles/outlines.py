@@ -37,7 +37,11 @@ COLOUR_TOLERANCE = 20.0
 HULL_FILL = 0.86
 MIN_FILL = 0.6
 DARKEST = 0.68
-"""A face in the shade may be this much darker than the faces in the light."""
+"""A face may be this much darker than the lightest faces near it."""
+DEEPEST_SHADE = 0.6
+"""... and the faces in a shadow this much darker than those in the light."""
+SQUARE = 1.08
+"""A light blob nearer to square than this (long / short side) is no tile (tablecloth dots)."""
 MAX_COVER = 0.45
 """Tile faces never cover more of the frame than this."""
 OPEN_COUNT = 6.0
@@ -88,11 +92,22 @@ def _face_colours(lab: np.ndarray, peaks: int = 3) -> list[tuple[float, float, f
     return guesses
 
 
+def _shade(light: np.ndarray, face: float) -> np.ndarray:
+    """How much darker than ``face`` the lightest things nearby are (0..1, per pixel; at least
+    :data:`DEEPEST_SHADE`): in a shadow or the dark corner of a frame the faces are darker too,
+    so the bar for "not much darker than a face" drops with them. "Nearby" is about a tenth of
+    the frame, found on a coarse grid (cheap)."""
+    coarse = cv2.resize(light, None, fx=1 / 16, fy=1 / 16, interpolation=cv2.INTER_AREA)
+    lightest = cv2.GaussianBlur(cv2.dilate(coarse, np.ones((5, 5), np.uint8)), (5, 5), 0)
+    near = cv2.resize(lightest, (light.shape[1], light.shape[0]), interpolation=cv2.INTER_LINEAR)
+    return np.clip(near / max(face, 1.0), DEEPEST_SHADE, 1.0)
+
+
 def face_mask(lab: np.ndarray, face: tuple[float, float, float]) -> np.ndarray:
     """Pixels near the face colour ``face`` and not much darker (uint8 0/255), from a Lab frame
     (a and b centred on 0)."""
     fl, fa, fb = face
-    near = (np.hypot(lab[:, :, 1] - fa, lab[:, :, 2] - fb) < COLOUR_TOLERANCE) & (lab[:, :, 0] > DARKEST * fl)
+    near = (np.hypot(lab[:, :, 1] - fa, lab[:, :, 2] - fb) < COLOUR_TOLERANCE) & (lab[:, :, 0] > DARKEST * fl * _shade(lab[:, :, 0], fl))
     opened = cv2.morphologyEx(near.astype(np.uint8) * 255, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
     # Closing seals the dents of digits at the bevel and the thin seams inside a row.
     return cv2.morphologyEx(opened, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
@@ -154,8 +169,8 @@ def _rect_blobs(mask: np.ndarray, min_area: float, width: float | None = None) -
         rect = cv2.minAreaRect(contour)
         w, h = rect[1]
         # The hull ignores dents where a digit's ink reaches the darker bevel.
-        if max(w, h) > MAX_ROW * min(w, h):
-            continue        # longer than 13 tiles side by side: a stripe of the table, not a row
+        if max(w, h) > MAX_ROW * min(w, h) or max(w, h) < SQUARE * min(w, h):
+            continue        # longer than 13 tiles side by side (a stripe of the table) or square (a dot)
         if cv2.contourArea(cv2.convexHull(contour)) >= HULL_FILL * w * h and area >= MIN_FILL * w * h:
             rects.append(rect)
         else:
