@@ -103,11 +103,11 @@ def _shade(light: np.ndarray, face: float) -> np.ndarray:
     return np.clip(near / max(face, 1.0), DEEPEST_SHADE, 1.0)
 
 
-def face_mask(lab: np.ndarray, face: tuple[float, float, float]) -> np.ndarray:
-    """Pixels near the face colour ``face`` and not much darker (uint8 0/255), from a Lab frame
-    (a and b centred on 0)."""
+def face_mask(lab: np.ndarray, face: tuple[float, float, float], tolerance: float = COLOUR_TOLERANCE) -> np.ndarray:
+    """Pixels near the face colour ``face`` (within ``tolerance`` in a, b) and not much darker
+    (uint8 0/255), from a Lab frame (a and b centred on 0)."""
     fl, fa, fb = face
-    near = (np.hypot(lab[:, :, 1] - fa, lab[:, :, 2] - fb) < COLOUR_TOLERANCE) & (lab[:, :, 0] > DARKEST * fl * _shade(lab[:, :, 0], fl))
+    near = (np.hypot(lab[:, :, 1] - fa, lab[:, :, 2] - fb) < tolerance) & (lab[:, :, 0] > DARKEST * fl * _shade(lab[:, :, 0], fl))
     opened = cv2.morphologyEx(near.astype(np.uint8) * 255, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
     # Closing seals the dents of digits at the bevel and the thin seams inside a row.
     return cv2.morphologyEx(opened, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
@@ -133,7 +133,7 @@ def face_rects(small: np.ndarray, min_area: float) -> tuple[list, np.ndarray | N
         mask = face_mask(lab, face)
         if face[0] < lighter_than or np.count_nonzero(mask) > MAX_COVER * mask.size:
             continue        # faces are lighter than most of the table and cover less than half of it
-        rects = _rect_blobs(mask, min_area)
+        rects = _rect_blobs(mask, min_area, stricter=lambda face=face: face_mask(lab, face, COLOUR_TOLERANCE / 2))
         if best_mask is None or _tile_count(rects) > _tile_count(best):
             best, best_mask = rects, mask
     return best, best_mask
@@ -156,10 +156,13 @@ def _unexplained(mask: np.ndarray, rects: list, height: float, aspect: float) ->
             if stats[k, cv2.CC_STAT_AREA] >= UNEXPLAINED * tile_area]
 
 
-def _rect_blobs(mask: np.ndarray, min_area: float, width: float | None = None) -> list:
+def _rect_blobs(mask: np.ndarray, min_area: float, width: float | None = None, stricter=None) -> list:
     """Min-area rectangles of the blobs that fill them like tiles do. A blob that does not
     (a tile touching a light stripe of the table, a glare spot) is opened with a kernel of
-    half a tile's ``width`` and looked at again: thin stripes and bridges fall away."""
+    half a tile's ``width`` and looked at again: thin stripes and bridges fall away. With
+    ``stricter`` (a function giving a mask of pixels nearer the face colour) it is also looked
+    at within that mask -- a glare halo tinted by the table falls away -- and the look that
+    explains more tiles counts."""
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     rects, merged = [], []
     for contour in contours:
@@ -169,8 +172,8 @@ def _rect_blobs(mask: np.ndarray, min_area: float, width: float | None = None) -
         rect = cv2.minAreaRect(contour)
         w, h = rect[1]
         # The hull ignores dents where a digit's ink reaches the darker bevel.
-        if max(w, h) > MAX_ROW * min(w, h) or max(w, h) < SQUARE * min(w, h):
-            continue        # longer than 13 tiles side by side (a stripe of the table) or square (a dot)
+        if max(w, h) > MAX_ROW * min(w, h) or max(w, h) < SQUARE * min(w, h) or min(w, h) ** 2 < min_area:
+            continue        # longer than 13 tiles side by side (a stripe of the table), square (a dot) or a sliver
         if cv2.contourArea(cv2.convexHull(contour)) >= HULL_FILL * w * h and area >= MIN_FILL * w * h:
             rects.append(rect)
         else:
@@ -181,8 +184,10 @@ def _rect_blobs(mask: np.ndarray, min_area: float, width: float | None = None) -
             blob = np.zeros_like(mask)
             cv2.drawContours(blob, merged, -1, 255, -1)
             kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (int(size * 0.55), int(size * 0.55)))
-            found = _rect_blobs(cv2.morphologyEx(blob & mask, cv2.MORPH_OPEN, kernel), min_area, False)
-            rects += [r for r in found if min(r[1]) >= 0.6 * size]
+            looks = [blob & mask] + ([blob & mask & stricter()] if stricter else [])
+            found = [[r for r in _rect_blobs(cv2.morphologyEx(look, cv2.MORPH_OPEN, kernel), min_area, False)
+                      if min(r[1]) >= 0.6 * size] for look in looks]
+            rects += max(found, key=_tile_count)
     return rects
 
 

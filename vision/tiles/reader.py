@@ -158,7 +158,7 @@ class TileReader:
         doubts = [f"a tile-sized patch of face colour at ({x:.0f}, {y:.0f}) is no tile found"
                   for x, y in layout.unexplained]
         if not cut:
-            return TableReading((), tuple(doubts))
+            return TableReading((), tuple(doubts + ["no tile found"]))
         patches = np.empty((2 * len(cut), PATCH_HEIGHT, PATCH_WIDTH, 3), np.uint8)
         for k, c in enumerate(cut):
             patches[2 * k] = cut_patch(frame, (c.x, c.y), c.angle, c.height)
@@ -222,6 +222,8 @@ class TileReader:
             if kept and not all(read[kept[0]:kept[-1] + 1]):
                 doubts.append(f"a row at ({placed[members[0]].x:.0f}, {placed[members[0]].y:.0f}) has a tile that is "
                               f"not one between tiles")
+        if not observations:
+            doubts.append("no tile found")
         return TableReading(_renumber(observations), tuple(doubts))
 
 
