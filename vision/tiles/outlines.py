@@ -38,7 +38,7 @@ HULL_FILL = 0.86
 MIN_FILL = 0.6
 DARKEST = 0.68
 """A face may be this much darker than the lightest faces near it."""
-DEEPEST_SHADE = 0.6
+DEEPEST_SHADE = 0.8
 """... and the faces in a shadow this much darker than those in the light."""
 SQUARE = 1.08
 """A light blob nearer to square than this (long / short side) is no tile (tablecloth dots)."""
@@ -49,6 +49,8 @@ OPEN_COUNT = 6.0
 MAX_ROW = 13 * ASPECT_RANGE[1] + 0.5
 UNEXPLAINED = 0.35
 """A face-coloured patch this big (in tile faces) that no rectangle explains may be a missed tile."""
+SEAMS = 3.0
+"""A row of touching tiles has seams at least this much darker (grey levels) than its faces."""
 BEVEL = 0.035
 """How much of a tile height the darker bevel takes off the face at each edge."""
 """A blob's convex hull must fill ``HULL_FILL`` of its rectangle and the blob itself ``MIN_FILL``
@@ -121,21 +123,37 @@ def _tile_count(rects: list) -> float:
     return sum(max(size) / min(size) for _, size, _ in rects if 0.7 * typical <= min(size) <= 1.4 * typical)
 
 
+def _seamed_count(small: np.ndarray, rects: list) -> float:
+    """Like :func:`_tile_count`, but a long rectangle without seams across it (a stripe of
+    the table, not a row of touching tiles) counts as one tile only."""
+    if not rects:
+        return 0.0
+    typical = float(np.median([min(size) for _, size, _ in rects]))
+    count = 0.0
+    for rect in rects:
+        across, ratio = min(rect[1]), max(rect[1]) / min(rect[1])
+        if 0.7 * typical <= across <= 1.4 * typical:
+            seamed = ratio < 1.6 or max(s for s, _ in _seam_scores(_seam_profile(small, rect), across).values()) >= SEAMS
+            count += ratio if seamed else 1.0
+    return count
+
+
 def face_rects(small: np.ndarray, min_area: float) -> tuple[list, np.ndarray | None]:
     """The tile-shaped rectangles of a scaled BGR frame, under the face-colour guess that
     explains the most tiles of one size -- so warm or cold light, cream or white faces and glare
     need no setting -- and that guess's face mask (None when no guess was plausible)."""
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32) - np.float32([0, 128, 128])
     best: list = []
-    best_mask = None
+    best_mask, best_count = None, 0.0
     lighter_than = np.percentile(lab[:, :, 0], 60)
     for face in _face_colours(lab):
         mask = face_mask(lab, face)
         if face[0] < lighter_than or np.count_nonzero(mask) > MAX_COVER * mask.size:
             continue        # faces are lighter than most of the table and cover less than half of it
         rects = _rect_blobs(mask, min_area, stricter=lambda face=face: face_mask(lab, face, COLOUR_TOLERANCE / 2))
-        if best_mask is None or _tile_count(rects) > _tile_count(best):
-            best, best_mask = rects, mask
+        count = _seamed_count(small, rects)
+        if best_mask is None or count > best_count:
+            best, best_mask, best_count = rects, mask, count
     return best, best_mask
 
 
@@ -205,11 +223,11 @@ def _seam_profile(small: np.ndarray, rect) -> np.ndarray:
     return np.percentile(inner, 80, axis=0)
 
 
-def _ranked_counts(profile: np.ndarray, across: float, aspect: float) -> list[int]:
-    """How many tiles a row of this profile may hold, likeliest first: counts whose cuts fall
-    on the deepest dips, among those the aspect range allows, nudged towards the frame's
-    typical ``aspect``. The bevel makes a row's blob short by about ``BEVEL`` of a tile height
-    at each end."""
+def _seam_scores(profile: np.ndarray, across: float) -> dict[int, tuple[float, float]]:
+    """For each count of tiles the aspect range allows a row of this profile: how much deeper
+    the dips at its cuts are than the faces between them (grey levels; 0 for one tile), and its
+    tiles' width / height. The bevel makes a row's blob short by about ``BEVEL`` of a tile
+    height at each end."""
     length = len(profile)
     bevel = BEVEL * across
     low = max(1, math.floor((length + 2 * bevel) / (ASPECT_RANGE[1] * (across + 2 * bevel)) + 0.3))
@@ -225,7 +243,15 @@ def _ranked_counts(profile: np.ndarray, across: float, aspect: float) -> list[in
             between = [float(np.median(smooth[max(0, int((k + 0.3) * pitch - bevel)):int((k + 0.7) * pitch - bevel) + 1]))
                        for k in range(n)]
             score = float(np.median(between) - np.mean(near))
-        scores[n] = score - 60 * abs(pitch / (across + 2 * bevel) - aspect)
+        scores[n] = (score, pitch / (across + 2 * bevel))
+    return scores
+
+
+def _ranked_counts(profile: np.ndarray, across: float, aspect: float) -> list[int]:
+    """How many tiles a row of this profile may hold, likeliest first: counts whose cuts fall
+    on the deepest dips, among those the aspect range allows, nudged towards the frame's
+    typical ``aspect``."""
+    scores = {n: seams - 60 * abs(ratio - aspect) for n, (seams, ratio) in _seam_scores(profile, across).items()}
     ranked = sorted(scores, key=lambda n: -scores[n])
     # A runner-up far behind is no real alternative (saves the classifier the work).
     return [n for n in ranked if scores[n] >= scores[ranked[0]] - OPEN_COUNT]
