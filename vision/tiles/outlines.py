@@ -133,7 +133,8 @@ def _seamed_count(small: np.ndarray, rects: list) -> float:
     for rect in rects:
         across, ratio = min(rect[1]), max(rect[1]) / min(rect[1])
         if 0.7 * typical <= across <= 1.4 * typical:
-            seamed = ratio < 1.6 or max(s for s, _ in _seam_scores(_seam_profile(small, rect), across).values()) >= SEAMS
+            seams = _seam_scores(_seam_profile(small, rect), across, near=0.74)
+            seamed = ratio < 1.6 or max((s for s, _ in seams.values()), default=0.0) >= SEAMS
             count += ratio if seamed else 1.0
     return count
 
@@ -143,18 +144,27 @@ def face_rects(small: np.ndarray, min_area: float) -> tuple[list, np.ndarray | N
     explains the most tiles of one size -- so warm or cold light, cream or white faces and glare
     need no setting -- and that guess's face mask (None when no guess was plausible)."""
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32) - np.float32([0, 128, 128])
-    best: list = []
-    best_mask, best_count = None, 0.0
     lighter_than = np.percentile(lab[:, :, 0], 60)
+    looks = []
     for face in _face_colours(lab):
+        if face[0] < lighter_than or any(np.allclose(face, other, atol=2.0) for other, _, _ in looks):
+            continue        # faces are lighter than most of the table (and a guess once is enough)
         mask = face_mask(lab, face)
-        if face[0] < lighter_than or np.count_nonzero(mask) > MAX_COVER * mask.size:
-            continue        # faces are lighter than most of the table and cover less than half of it
-        rects = _rect_blobs(mask, min_area, stricter=lambda face=face: face_mask(lab, face, COLOUR_TOLERANCE / 2))
+        if np.count_nonzero(mask) <= MAX_COVER * mask.size:     # faces cover less than half of it
+            rects = _rect_blobs(mask, min_area, stricter=lambda face=face: face_mask(lab, face, COLOUR_TOLERANCE / 2))
+            looks.append((face, rects, mask))
+    # Seams are costly to check: a look whose tiles, seams or not, are fewer than the best
+    # seamed count so far cannot win.
+    looks.sort(key=lambda look: -_tile_count(look[1]))
+    best: tuple[list, np.ndarray | None] = ([], None)
+    best_count = -1.0
+    for _, rects, mask in looks:
+        if _tile_count(rects) <= best_count:
+            break
         count = _seamed_count(small, rects)
-        if best_mask is None or count > best_count:
-            best, best_mask, best_count = rects, mask, count
-    return best, best_mask
+        if count > best_count:
+            best, best_count = (rects, mask), count
+    return best
 
 
 def _unexplained(mask: np.ndarray, rects: list, height: float, aspect: float) -> list[tuple[float, float]]:
@@ -223,15 +233,19 @@ def _seam_profile(small: np.ndarray, rect) -> np.ndarray:
     return np.percentile(inner, 80, axis=0)
 
 
-def _seam_scores(profile: np.ndarray, across: float) -> dict[int, tuple[float, float]]:
+def _seam_scores(profile: np.ndarray, across: float, near: float | None = None) -> dict[int, tuple[float, float]]:
     """For each count of tiles the aspect range allows a row of this profile: how much deeper
     the dips at its cuts are than the faces between them (grey levels; 0 for one tile), and its
-    tiles' width / height. The bevel makes a row's blob short by about ``BEVEL`` of a tile
+    tiles' width / height; with ``near``, only the counts within one of the count whose tiles
+    have that width / height. The bevel makes a row's blob short by about ``BEVEL`` of a tile
     height at each end."""
     length = len(profile)
     bevel = BEVEL * across
     low = max(1, math.floor((length + 2 * bevel) / (ASPECT_RANGE[1] * (across + 2 * bevel)) + 0.3))
     high = max(low, math.ceil((length + 2 * bevel) / (ASPECT_RANGE[0] * (across + 2 * bevel)) - 0.3))
+    if near is not None:
+        likeliest = round((length + 2 * bevel) / (near * (across + 2 * bevel)))
+        low, high = max(low, likeliest - 1), min(high, likeliest + 1)
     smooth = np.convolve(profile, np.ones(3) / 3, mode="same")
     scores = {}
     for n in range(low, high + 1):
