@@ -70,7 +70,7 @@ class TableReading:
 
     ``doubts`` says why the reading may be incomplete: a missed tile has no confidence of its
     own, so signs that one is missing (a one-tile gap in a line of tiles, a tile-sized patch of
-    face colour left unexplained, a row cut into tiles of the wrong width, a tile in a row that
+    face colour left unexplained, a blob cut into tiles of the wrong width, a tile in a row that
     could not be read) are listed here, and a caller must ask the players rather than judge.
 
     >>> TableReading((), ("a gap",)).complete, TableReading(()).to_json()
@@ -107,8 +107,8 @@ class TileReaderOptions:
     min_confidence: float = 0.3
     max_tiles: int = 160
     pitch_tolerance: float = 0.15
-    """A row cut into tiles whose width / height is off the frame's typical one by more than
-    this fraction is doubted (its count may be wrong)."""
+    """A blob cut into tiles whose width / height is off the frame's typical one by more than
+    this fraction is doubted (its count may be wrong, or a lone tile is part of a row)."""
     sure_none: float = 0.5
     """A candidate dropped as "not a tile" less surely than this is doubted."""
 
@@ -183,8 +183,8 @@ class TileReader:
         candidates = [cut[k] for k in keep]
         for _, a, b in rows_kept:
             pitch = cut[a].width / cut[a].height
-            if b - a > 1 and abs(pitch / layout.aspect - 1) > self.options.pitch_tolerance:
-                doubts.append(f"the row at ({cut[a].x:.0f}, {cut[a].y:.0f}) cut into {b - a} tiles of unusual width")
+            if abs(pitch / layout.aspect - 1) > self.options.pitch_tolerance:     # a wrong count, or part of a tile
+                doubts.append(f"the blob at ({cut[a].x:.0f}, {cut[a].y:.0f}) cut into {b - a} tile(s) of unusual width")
         probs = all_probs.reshape(-1, 2, all_probs.shape[1])[keep].reshape(-1, all_probs.shape[1])
         readable = np.clip(1.0 - probs[:, upside] - probs[:, none], 1e-6, 1.0)
         placed = [Placed(c.x, c.y, c.angle, c.width, c.height) for c in candidates]
