@@ -135,8 +135,8 @@ def _seamed_count(small: np.ndarray, rects: list) -> float:
     for rect in rects:
         across, ratio = min(rect[1]), max(rect[1]) / min(rect[1])
         if 0.7 * typical <= across <= 1.4 * typical:
-            seams = _seam_scores(_seam_profile(small, rect), across, near=0.74)
-            seamed = ratio < 1.6 or max((s for s, _ in seams.values()), default=0.0) >= SEAMS
+            seamed = ratio < 1.6 or max((s for s, _ in _seam_scores(_seam_profile(small, rect), across,
+                                                                  near=0.74).values()), default=0.0) >= SEAMS
             count += ratio if seamed else 1.0
     return count
 
