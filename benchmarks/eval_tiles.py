@@ -10,8 +10,9 @@
    (illegal) or a table tile gone (illegal). Both photos go through the reader; the groups
    it reads (and the tiles new on the table as the rack's) go through ``engine.tiles.check_turn``.
    A turn counts as right when the verdict (legal or not) equals the engine's verdict on the
-   true tables; when any tile is read less sure than ``--confirm-below``, or the reading is
-   impossible (a tile three times), the turn is "needs confirmation" and never guessed.
+   true tables; when any tile is read less sure than ``--confirm-below``, a reading lists
+   doubts (signs of a missed tile) or the reading is impossible (a tile three times), the turn
+   is "needs confirmation" and never guessed.
 
 Run: ``python benchmarks/eval_tiles.py`` (``--help`` for the counts and the seed).
 """
@@ -79,8 +80,9 @@ def verdict(before, after, played, rules: TileRules):
     return check_turn(before, after, played, opened=True, rules=rules)
 
 
-def judge_turn(reader: TileReader, rng: np.random.Generator, palette_name: str, kind: str, confirm_below: float) -> str:
-    """'right', 'wrong' or 'confirm' for one rendered turn."""
+def judge_turn(reader: TileReader, rng: np.random.Generator, palette_name: str, kind: str,
+               confirm_below: float) -> tuple[str, str]:
+    """'right', 'wrong' or 'confirm' for one rendered turn, and why a confirmation was asked."""
     palette = PALETTES[palette_name]
     rules = TileRules(palette=palette)
     while True:
@@ -93,15 +95,17 @@ def judge_turn(reader: TileReader, rng: np.random.Generator, palette_name: str, 
             break
     truth = verdict(parse_groups(before, rules), parse_groups(after, rules), parse_tiles(played, palette), rules)
     readings = [reader.read(scene.image) for scene in scenes]
-    if min(r.least_confidence() for r in readings) < confirm_below:
-        return "confirm"
+    unsure = min(r.least_confidence() for r in readings) < confirm_below
+    doubted = not all(r.complete for r in readings)
+    if unsure or doubted:
+        return "confirm", " and ".join(why for why, seen in (("a tile read unsure", unsure), ("doubts", doubted)) if seen)
     try:
         seen_before, seen_after = (parse_groups(r.groups, rules) for r in readings)
     except TileRuleError:
-        return "confirm"
+        return "confirm", "impossible reading"
     new = Counter(t for g in seen_after for t in g) - Counter(t for g in seen_before for t in g)
     seen = verdict(seen_before, seen_after, list(new.elements()), rules)
-    return "right" if seen.legal == truth.legal else "wrong"
+    return ("right" if seen.legal == truth.legal else "wrong"), ""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -125,18 +129,21 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{palette}, held-out font, {args.light_tables} tables of any colour (light ones included): "
                   f"{light.summary()}", flush=True)
     outcomes: Counter = Counter()
+    reasons: Counter = Counter()
     by_kind: dict[str, Counter] = {kind: Counter() for kind in TURN_KINDS}
     rng = np.random.default_rng(args.seed)
     for turn in range(args.turns):
         kind = TURN_KINDS[turn % len(TURN_KINDS)]
-        result = judge_turn(reader, rng, list(PALETTES)[turn % 2], kind, args.confirm_below)
+        result, why = judge_turn(reader, rng, list(PALETTES)[turn % 2], kind, args.confirm_below)
         outcomes[result] += 1
+        reasons[why] += bool(why)
         by_kind[kind][result] += 1
     if args.turns:
         print(f"turns: {args.turns}: engine's verdict {outcomes['right']} ({outcomes['right'] / args.turns:.2%}), "
               f"needs confirmation {outcomes['confirm']} ({outcomes['confirm'] / args.turns:.2%}), "
               f"wrong verdict {outcomes['wrong']} ({outcomes['wrong'] / args.turns:.2%}); "
               f"confirm below {args.confirm_below}")
+        print("  confirmation asked for: " + ", ".join(f"{why} {n}" for why, n in reasons.most_common() if n))
         for kind, counts in by_kind.items():
             print(f"  {kind}: right {counts['right']}, confirm {counts['confirm']}, wrong {counts['wrong']}")
     print(f"({time.monotonic() - started:.0f} s)")

@@ -15,7 +15,7 @@ from vision.synth.tiles import (HELDOUT_FONT, TileSceneParams, deal_rows, render
                                 tile_fonts)
 from vision.tiles.evaluation import score_scene
 from vision.tiles.grouping import Placed, rows
-from vision.tiles.outlines import find_tiles
+from vision.tiles.outlines import find_layout, find_tiles
 from vision.tiles.reader import TileReader
 
 CLEAN = dict(effects=0.0, tilt=0.0, hands=0.0, light_tables=False)
@@ -69,7 +69,21 @@ def test_outlines_find_the_tiles_of_clean_rendered_tables():
             total += 1
             x, y = tile.center
             found += any(math.hypot(c.x - x, c.y - y) < 0.3 * tile.height for c in candidates)
-    assert found >= 0.9 * total, f"{found} of {total} tiles found"
+    assert found >= 0.97 * total, f"{found} of {total} tiles found"     # measured: 182 of 182
+
+
+def test_outlines_leave_dots_out_and_report_a_face_coloured_patch_they_cannot_explain():
+    frame = np.full((300, 400, 3), (40, 70, 30), np.uint8)
+    for k in range(3):                                   # three touching 30x40 tiles
+        cv2.rectangle(frame, (60 + 31 * k, 100), (60 + 31 * k + 29, 140), (225, 235, 240), -1)
+    for x in (60, 200, 300):                             # tablecloth dots of the face colour
+        cv2.circle(frame, (x, 240), 14, (225, 235, 240), -1)
+    cv2.rectangle(frame, (270, 82), (330, 98), (225, 235, 240), -1)   # a cross: a face-coloured patch
+    cv2.rectangle(frame, (292, 60), (308, 120), (225, 235, 240), -1)  # that no tile explains
+    layout = find_layout(frame)
+    assert sorted(round(c.x) for c in find_tiles(frame)) == pytest.approx([75, 106, 137], abs=2)
+    assert any(math.hypot(x - 300, y - 90) < 10 for x, y in layout.unexplained)
+    assert not any(abs(y - 100) < 30 and x < 200 for x, y in layout.unexplained)
 
 
 @pytest.fixture(scope="module")
@@ -87,9 +101,28 @@ def test_reader_reads_rendered_tables_of_both_palettes_in_the_held_out_font(read
             correct, tiles = correct + score.correct, tiles + score.tiles
             rows_right, rows_total = rows_right + score.rows_correct, rows_total + score.rows
         # Floors under the figures measured on these clean tables with the shipped model (tiles
-        # 0.96 and 1.00, rows 0.91 and 1.00): they catch a broken reader, not a slightly worse one.
-        assert correct >= 0.85 * tiles, f"{palette}: {correct} of {tiles} tiles read right"
-        assert rows_right >= 0.75 * rows_total, f"{palette}: {rows_right} of {rows_total} rows grouped right"
+        # 0.99 and 1.00, rows 0.95 and 1.00): they catch a broken reader, not a slightly worse one.
+        assert correct >= 0.95 * tiles, f"{palette}: {correct} of {tiles} tiles read right"
+        assert rows_right >= 0.85 * rows_total, f"{palette}: {rows_right} of {rows_total} rows grouped right"
+
+
+def test_a_tile_taken_out_of_a_row_leaves_a_doubt_and_missed_tiles_are_never_trusted(reader):
+    scene = render_tile_scene(np.random.default_rng(11), TileSceneParams(palette="ravensburger", scattered=(0, 0), **CLEAN))
+    row = next(r for r in scene.rows if len(r) >= 4)
+    gone = scene.tiles[row[len(row) // 2]]
+    table = np.median(np.concatenate([scene.image[:4].reshape(-1, 3), scene.image[-4:].reshape(-1, 3)]), axis=0)
+    image = scene.image.copy()
+    cv2.fillPoly(image, [np.round(gone.outline * [[1.15, 1.15]] - np.mean(gone.outline, axis=0) * 0.15).astype(np.int32)],
+                 tuple(int(v) for v in table))
+    reading = reader.read(image)
+    assert not reading.complete
+    assert any("one tile's room" in doubt for doubt in reading.doubts), reading.doubts
+    # On rendered tables with hands, glare and shadows: a reading that misses a tile is doubted
+    # or holds a tile read below the confirmation bar, never trusted as it stands.
+    for seed in range(6):
+        scene = render_tile_scene(np.random.default_rng(200 + seed), TileSceneParams(fonts="heldout", light_tables=False))
+        score = score_scene(scene, reader.read(scene.image))
+        assert score.silent == 0, f"seed {200 + seed}: {score.summary()}"
 
 
 def test_reading_is_only_in_the_sets_colours_and_groups_follow_the_tiles(reader):

@@ -28,6 +28,12 @@ class TileScore:
     extra: int = 0
     rows: int = 0
     rows_correct: int = 0
+    tables: int = 0
+    doubted: int = 0
+    """Tables whose reading listed doubts (a tile may be missing)."""
+    silent: int = 0
+    """Tables whose reading listed no doubt and no tile below the confirmation bar, yet missed
+    a tile: a reading a caller would trust, wrongly."""
 
     def __iadd__(self, other: "TileScore") -> "TileScore":
         for f in fields(self):
@@ -45,11 +51,12 @@ class TileScore:
     def summary(self) -> str:
         """One line of figures.
 
-        >>> TileScore(10, 9, 1, 0, 2, 4, 3).summary()
-        'tiles 9/10 = 0.9000 (1 misread, 0 missed, 2 extra); rows 3/4 = 0.7500'
+        >>> TileScore(10, 9, 1, 0, 2, 4, 3, 2, 1, 0).summary()
+        'tiles 9/10 = 0.9000 (1 misread, 0 missed, 2 extra); rows 3/4 = 0.7500; tables 2: doubted 1, trusted yet missing a tile 0'
         """
         return (f"tiles {self.correct}/{self.tiles} = {self.accuracy:.4f} ({self.wrong} misread, {self.missed} missed, "
-                f"{self.extra} extra); rows {self.rows_correct}/{self.rows} = {self.row_accuracy:.4f}")
+                f"{self.extra} extra); rows {self.rows_correct}/{self.rows} = {self.row_accuracy:.4f}; "
+                f"tables {self.tables}: doubted {self.doubted}, trusted yet missing a tile {self.silent}")
 
     def to_json(self) -> dict:
         data = {f.name: getattr(self, f.name) for f in fields(self)}
@@ -76,8 +83,12 @@ def match(scene, reading) -> dict[int, int]:
     return matched
 
 
-def score_scene(scene, reading) -> TileScore:
-    score = TileScore()
+CONFIRM_BELOW = 0.7
+"""Callers ask the players about a reading with a tile less sure than this (the benchmark's bar)."""
+
+
+def score_scene(scene, reading, confirm_below: float = CONFIRM_BELOW) -> TileScore:
+    score = TileScore(tables=1, doubted=int(not reading.complete))
     matched = match(scene, reading)
     counted = {t for t, tile in enumerate(scene.tiles) if tile.visible >= MUST_SEE}
     for t in counted:
@@ -88,6 +99,8 @@ def score_scene(scene, reading) -> TileScore:
             score.correct += 1
         else:
             score.wrong += 1
+    trusted = reading.complete and reading.least_confidence() >= confirm_below
+    score.silent = int(trusted and score.missed > 0)
     explained = {matched[t] for t in matched}
     score.extra = sum(1 for o in range(len(reading.tiles)) if o not in explained)
     observed_rows: dict[int, list[int]] = {}

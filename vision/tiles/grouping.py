@@ -89,6 +89,40 @@ def components(tiles: list[Placed]) -> list[list[int]]:
     return list(found.values())
 
 
+GAP_PITCH = 2.6
+"""Rows whose nearest tiles are more than :data:`MAX_PITCH` and at most this many widths apart
+along one line leave room for exactly one tile between them: maybe one the finder missed."""
+
+
+def gaps(tiles: list[Placed], groups: list[list[int]]) -> list[tuple[int, int]]:
+    """Pairs of tiles of different ``groups`` that lie in one line, turned alike, with one
+    tile's room between them (each pair once, lower index first).
+
+    >>> tiles = [Placed(100, 50, 0.0, 30, 40), Placed(131, 50, 0.0, 30, 40), Placed(192, 50, 0.0, 30, 40)]
+    >>> gaps(tiles, [[0, 1], [2]])
+    [(1, 2)]
+    >>> gaps(tiles[:2] + [Placed(131, 120, 0.0, 30, 40)], [[0, 1], [2]])
+    []
+    """
+    if len(tiles) < 2:
+        return []
+    group = np.empty(len(tiles), int)
+    for number, members in enumerate(groups):
+        group[members] = number
+    xy = np.array([(t.x, t.y) for t in tiles])
+    angle = np.array([t.angle for t in tiles])
+    width = np.array([t.width for t in tiles])
+    height = np.array([t.height for t in tiles])
+    d = xy[None] - xy[:, None]                      # d[i, j]: from tile i to tile j
+    along = np.abs(d[..., 0] * np.cos(angle)[:, None] + d[..., 1] * np.sin(angle)[:, None])
+    across = np.abs(-d[..., 0] * np.sin(angle)[:, None] + d[..., 1] * np.cos(angle)[:, None])
+    turn = np.abs((angle[:, None] - angle[None] + math.pi / 2) % math.pi - math.pi / 2)
+    pitch = (width[:, None] + width[None]) / 2
+    found = ((group[:, None] != group[None]) & (turn <= MAX_TURN) & (along > MAX_PITCH * pitch)
+             & (along <= GAP_PITCH * pitch) & (across < MAX_OFFSET * (height[:, None] + height[None]) / 2))
+    return [(int(i), int(j)) for i, j in zip(*np.nonzero(np.triu(found, 1)))]
+
+
 def reading_order(tiles: list[Placed], members: list[int]) -> list[int]:
     """``members`` sorted left to right as the first of them stands upright."""
     angle = tiles[members[0]].angle

@@ -37,12 +37,20 @@ COLOUR_TOLERANCE = 20.0
 HULL_FILL = 0.86
 MIN_FILL = 0.6
 DARKEST = 0.68
-"""A face in the shade may be this much darker than the faces in the light."""
+"""A face may be this much darker than the lightest faces near it."""
+DEEPEST_SHADE = 0.8
+"""... and the faces in a shadow this much darker than those in the light."""
+SQUARE = 1.08
+"""A light blob nearer to square than this (long / short side) is no tile (tablecloth dots)."""
 MAX_COVER = 0.45
 """Tile faces never cover more of the frame than this."""
 OPEN_COUNT = 6.0
 """Counts whose seam score is within this of the best one stay open for the classifier."""
 MAX_ROW = 13 * ASPECT_RANGE[1] + 0.5
+UNEXPLAINED = 0.35
+"""A face-coloured patch this big (in tile faces) that no rectangle explains may be a missed tile."""
+SEAMS = 3.0
+"""A row of touching tiles has seams at least this much darker (grey levels) than its faces."""
 BEVEL = 0.035
 """How much of a tile height the darker bevel takes off the face at each edge."""
 """A blob's convex hull must fill ``HULL_FILL`` of its rectangle and the blob itself ``MIN_FILL``
@@ -71,7 +79,9 @@ def _face_colours(lab: np.ndarray, peaks: int = 3) -> list[tuple[float, float, f
     score = light - 1.5 * np.hypot(a, b)
     guesses = []
     # Under a strong colour cast the faces are coloured too: the lightest pixels are a guess.
-    for top in (score >= np.percentile(score, 97), light >= np.percentile(light, 97)):
+    # A table with only a few tiles on it shows less than 3 % faces: the top half percent too.
+    high = np.percentile(score, (97, 99.5))
+    for top in (score >= high[0], light >= np.percentile(light, 97), score >= high[1]):
         guesses.append((float(np.median(light[top])), float(np.median(a[top])), float(np.median(b[top]))))
     top = score >= np.percentile(score, 92)
     ta, tb, tl = a[top], b[top], light[top]
@@ -86,11 +96,22 @@ def _face_colours(lab: np.ndarray, peaks: int = 3) -> list[tuple[float, float, f
     return guesses
 
 
-def face_mask(lab: np.ndarray, face: tuple[float, float, float]) -> np.ndarray:
-    """Pixels near the face colour ``face`` and not much darker (uint8 0/255), from a Lab frame
-    (a and b centred on 0)."""
+def _shade(light: np.ndarray, face: float) -> np.ndarray:
+    """How much darker than ``face`` the lightest things nearby are (0..1, per pixel; at least
+    :data:`DEEPEST_SHADE`): in a shadow or the dark corner of a frame the faces are darker too,
+    so the bar for "not much darker than a face" drops with them. "Nearby" is about a tenth of
+    the frame, found on a coarse grid (cheap)."""
+    coarse = cv2.resize(light, None, fx=1 / 16, fy=1 / 16, interpolation=cv2.INTER_AREA)
+    lightest = cv2.GaussianBlur(cv2.dilate(coarse, np.ones((5, 5), np.uint8)), (5, 5), 0)
+    near = cv2.resize(lightest, (light.shape[1], light.shape[0]), interpolation=cv2.INTER_LINEAR)
+    return np.clip(near / max(face, 1.0), DEEPEST_SHADE, 1.0)
+
+
+def face_mask(lab: np.ndarray, face: tuple[float, float, float], tolerance: float = COLOUR_TOLERANCE) -> np.ndarray:
+    """Pixels near the face colour ``face`` (within ``tolerance`` in a, b) and not much darker
+    (uint8 0/255), from a Lab frame (a and b centred on 0)."""
     fl, fa, fb = face
-    near = (np.hypot(lab[:, :, 1] - fa, lab[:, :, 2] - fb) < COLOUR_TOLERANCE) & (lab[:, :, 0] > DARKEST * fl)
+    near = (np.hypot(lab[:, :, 1] - fa, lab[:, :, 2] - fb) < tolerance) & (lab[:, :, 0] > DARKEST * fl * _shade(lab[:, :, 0], fl))
     opened = cv2.morphologyEx(near.astype(np.uint8) * 255, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
     # Closing seals the dents of digits at the bevel and the thin seams inside a row.
     return cv2.morphologyEx(opened, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
@@ -104,27 +125,74 @@ def _tile_count(rects: list) -> float:
     return sum(max(size) / min(size) for _, size, _ in rects if 0.7 * typical <= min(size) <= 1.4 * typical)
 
 
-def face_rects(small: np.ndarray, min_area: float) -> list:
+def _seamed_count(small: np.ndarray, rects: list) -> float:
+    """Like :func:`_tile_count`, but a long rectangle without seams across it (a stripe of
+    the table, not a row of touching tiles) counts as one tile only."""
+    if not rects:
+        return 0.0
+    typical = float(np.median([min(size) for _, size, _ in rects]))
+    count = 0.0
+    for rect in rects:
+        across, ratio = min(rect[1]), max(rect[1]) / min(rect[1])
+        if 0.7 * typical <= across <= 1.4 * typical:
+            seamed = ratio < 1.6 or max((s for s, _ in _seam_scores(_seam_profile(small, rect), across,
+                                                                  near=0.74).values()), default=0.0) >= SEAMS
+            count += ratio if seamed else 1.0
+    return count
+
+
+def face_rects(small: np.ndarray, min_area: float) -> tuple[list, np.ndarray | None]:
     """The tile-shaped rectangles of a scaled BGR frame, under the face-colour guess that
     explains the most tiles of one size -- so warm or cold light, cream or white faces and glare
-    need no setting."""
+    need no setting -- and that guess's face mask (None when no guess was plausible)."""
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32) - np.float32([0, 128, 128])
-    best: list = []
     lighter_than = np.percentile(lab[:, :, 0], 60)
+    looks = []
     for face in _face_colours(lab):
+        if face[0] < lighter_than or any(np.allclose(face, other, atol=2.0) for other, _, _ in looks):
+            continue        # faces are lighter than most of the table (and a guess once is enough)
         mask = face_mask(lab, face)
-        if face[0] < lighter_than or np.count_nonzero(mask) > MAX_COVER * mask.size:
-            continue        # faces are lighter than most of the table and cover less than half of it
-        rects = _rect_blobs(mask, min_area)
-        if _tile_count(rects) > _tile_count(best):
-            best = rects
+        if np.count_nonzero(mask) <= MAX_COVER * mask.size:     # faces cover less than half of it
+            rects = _rect_blobs(mask, min_area, stricter=lambda face=face: face_mask(lab, face, COLOUR_TOLERANCE / 2))
+            looks.append((face, rects, mask))
+    # Seams are costly to check: a look whose tiles, seams or not, are fewer than the best
+    # seamed count so far cannot win.
+    looks.sort(key=lambda look: -_tile_count(look[1]))
+    best: tuple[list, np.ndarray | None] = ([], None)
+    best_count = -1.0
+    for _, rects, mask in looks:
+        if _tile_count(rects) <= best_count:
+            break
+        count = _seamed_count(small, rects)
+        if count > best_count:
+            best, best_count = (rects, mask), count
     return best
 
 
-def _rect_blobs(mask: np.ndarray, min_area: float, width: float | None = None) -> list:
+def _unexplained(mask: np.ndarray, rects: list, height: float, aspect: float) -> list[tuple[float, float]]:
+    """Centres of face-coloured patches, each about as big as a tile face, that no accepted
+    rectangle explains: a tile the finder may have missed (merged with glare or the table,
+    split by its own ink). Thin slivers along the rectangles' edges are opened away."""
+    covered = np.zeros_like(mask)
+    for rect in rects:
+        cv2.fillPoly(covered, [np.round(cv2.boxPoints(rect)).astype(np.int32)], 255)
+    grow = max(3, int(round(height * 0.15)) | 1)
+    left = mask & ~cv2.dilate(covered, np.ones((grow, grow), np.uint8))
+    size = max(3, int(round(height * aspect * 0.45)))
+    left = cv2.morphologyEx(left, cv2.MORPH_OPEN, np.ones((size, size), np.uint8))
+    count, _, stats, centres = cv2.connectedComponentsWithStats(left)
+    tile_area = height * height * aspect
+    return [(float(centres[k][0]), float(centres[k][1])) for k in range(1, count)
+            if stats[k, cv2.CC_STAT_AREA] >= UNEXPLAINED * tile_area]
+
+
+def _rect_blobs(mask: np.ndarray, min_area: float, width: float | None = None, stricter=None) -> list:
     """Min-area rectangles of the blobs that fill them like tiles do. A blob that does not
     (a tile touching a light stripe of the table, a glare spot) is opened with a kernel of
-    half a tile's ``width`` and looked at again: thin stripes and bridges fall away."""
+    half a tile's ``width`` and looked at again: thin stripes and bridges fall away. With
+    ``stricter`` (a function giving a mask of pixels nearer the face colour) it is also looked
+    at within that mask -- a glare halo tinted by the table falls away -- and the look that
+    explains more tiles counts."""
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     rects, merged = [], []
     for contour in contours:
@@ -134,8 +202,8 @@ def _rect_blobs(mask: np.ndarray, min_area: float, width: float | None = None) -
         rect = cv2.minAreaRect(contour)
         w, h = rect[1]
         # The hull ignores dents where a digit's ink reaches the darker bevel.
-        if max(w, h) > MAX_ROW * min(w, h):
-            continue        # longer than 13 tiles side by side: a stripe of the table, not a row
+        if max(w, h) > MAX_ROW * min(w, h) or max(w, h) < SQUARE * min(w, h) or min(w, h) ** 2 < min_area:
+            continue        # longer than 13 tiles side by side (a stripe of the table), square (a dot) or a sliver
         if cv2.contourArea(cv2.convexHull(contour)) >= HULL_FILL * w * h and area >= MIN_FILL * w * h:
             rects.append(rect)
         else:
@@ -146,8 +214,10 @@ def _rect_blobs(mask: np.ndarray, min_area: float, width: float | None = None) -
             blob = np.zeros_like(mask)
             cv2.drawContours(blob, merged, -1, 255, -1)
             kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (int(size * 0.55), int(size * 0.55)))
-            found = _rect_blobs(cv2.morphologyEx(blob & mask, cv2.MORPH_OPEN, kernel), min_area, False)
-            rects += [r for r in found if min(r[1]) >= 0.6 * size]
+            looks = [blob & mask] + ([blob & mask & stricter()] if stricter else [])
+            found = [[r for r in _rect_blobs(cv2.morphologyEx(look, cv2.MORPH_OPEN, kernel), min_area, False)
+                      if min(r[1]) >= 0.6 * size] for look in looks]
+            rects += max(found, key=_tile_count)
     return rects
 
 
@@ -165,15 +235,19 @@ def _seam_profile(small: np.ndarray, rect) -> np.ndarray:
     return np.percentile(inner, 80, axis=0)
 
 
-def _ranked_counts(profile: np.ndarray, across: float, aspect: float) -> list[int]:
-    """How many tiles a row of this profile may hold, likeliest first: counts whose cuts fall
-    on the deepest dips, among those the aspect range allows, nudged towards the frame's
-    typical ``aspect``. The bevel makes a row's blob short by about ``BEVEL`` of a tile height
-    at each end."""
+def _seam_scores(profile: np.ndarray, across: float, near: float | None = None) -> dict[int, tuple[float, float]]:
+    """For each count of tiles the aspect range allows a row of this profile: how much deeper
+    the dips at its cuts are than the faces between them (grey levels; 0 for one tile), and its
+    tiles' width / height; with ``near``, only the counts within one of the count whose tiles
+    have that width / height. The bevel makes a row's blob short by about ``BEVEL`` of a tile
+    height at each end."""
     length = len(profile)
     bevel = BEVEL * across
     low = max(1, math.floor((length + 2 * bevel) / (ASPECT_RANGE[1] * (across + 2 * bevel)) + 0.3))
     high = max(low, math.ceil((length + 2 * bevel) / (ASPECT_RANGE[0] * (across + 2 * bevel)) - 0.3))
+    if near is not None:
+        likeliest = round((length + 2 * bevel) / (near * (across + 2 * bevel)))
+        low, high = max(low, likeliest - 1), min(high, likeliest + 1)
     smooth = np.convolve(profile, np.ones(3) / 3, mode="same")
     scores = {}
     for n in range(low, high + 1):
@@ -185,7 +259,15 @@ def _ranked_counts(profile: np.ndarray, across: float, aspect: float) -> list[in
             between = [float(np.median(smooth[max(0, int((k + 0.3) * pitch - bevel)):int((k + 0.7) * pitch - bevel) + 1]))
                        for k in range(n)]
             score = float(np.median(between) - np.mean(near))
-        scores[n] = score - 60 * abs(pitch / (across + 2 * bevel) - aspect)
+        scores[n] = (score, pitch / (across + 2 * bevel))
+    return scores
+
+
+def _ranked_counts(profile: np.ndarray, across: float, aspect: float) -> list[int]:
+    """How many tiles a row of this profile may hold, likeliest first: counts whose cuts fall
+    on the deepest dips, among those the aspect range allows, nudged towards the frame's
+    typical ``aspect``."""
+    scores = {n: seams - 60 * abs(ratio - aspect) for n, (seams, ratio) in _seam_scores(profile, across).items()}
     ranked = sorted(scores, key=lambda n: -scores[n])
     # A runner-up far behind is no real alternative (saves the classifier the work).
     return [n for n in ranked if scores[n] >= scores[ranked[0]] - OPEN_COUNT]
@@ -221,12 +303,27 @@ class Blob:
         return tiles
 
 
+@dataclass(frozen=True)
+class Layout:
+    """What the outline finder saw in a frame: the blobs, the tiles' typical width / height
+    and the centres (frame pixels) of face-coloured patches no blob explains."""
+
+    blobs: list[Blob]
+    aspect: float
+    unexplained: list[tuple[float, float]]
+
+
 def find_blobs(frame: np.ndarray, min_height: float = 12.0, alternatives: int = 2) -> list[Blob]:
     """The tile-shaped light rectangles of a BGR frame with up to ``alternatives`` counts each."""
+    return find_layout(frame, min_height, alternatives).blobs
+
+
+def find_layout(frame: np.ndarray, min_height: float = 12.0, alternatives: int = 2) -> Layout:
+    """The blobs of a BGR frame (see :func:`find_blobs`) and what they leave unexplained."""
     scale = min(1.0, WORK_SIDE / max(frame.shape[:2]))
     small = cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else frame
     min_area = (min_height * scale) ** 2 * 0.5
-    rects = face_rects(small, min_area)
+    rects, mask = face_rects(small, min_area)
     lone = [min(r[1]) / max(r[1]) for r in rects if ASPECT_RANGE[0] <= min(r[1]) / max(r[1]) <= ASPECT_RANGE[1]]
     aspect = float(np.median(lone)) if len(lone) >= 3 else 0.74
     blobs = []
@@ -244,7 +341,11 @@ def find_blobs(frame: np.ndarray, min_height: float = 12.0, alternatives: int = 
             counts = _ranked_counts(_seam_profile(small, rect), across, aspect)[:alternatives]
         axis = math.radians(deg) if w >= h else math.radians(deg + 90)
         blobs.append(Blob(cx / scale, cy / scale, axis, length / scale, across / scale, tuple(counts), number))
-    return blobs
+    unexplained: list[tuple[float, float]] = []
+    if mask is not None and blobs:
+        height = float(np.median([b.across if b.counts[0] > 1 else b.length for b in blobs])) * scale
+        unexplained = [(x / scale, y / scale) for x, y in _unexplained(mask, rects, height, aspect)]
+    return Layout(blobs, aspect, unexplained)
 
 
 def find_tiles(frame: np.ndarray, min_height: float = 12.0) -> list[TileCandidate]:

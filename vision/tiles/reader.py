@@ -30,9 +30,9 @@ import numpy as np
 from engine.cards import RAVENSBURGER, TilePalette
 from vision.decks import DeckProfile
 from vision.recognizer import DEFAULT_MODEL_DIR, _session, _softmax
-from vision.tiles.grouping import Placed, components, outline, reading_order
+from vision.tiles.grouping import Placed, components, gaps, outline, reading_order
 from vision.tiles.labels import CLASS_CODES, NONE_CLASS, UPSIDE_CLASS, palette_classes
-from vision.tiles.outlines import find_blobs
+from vision.tiles.outlines import find_layout
 from vision.tiles.patches import PATCH_HEIGHT, PATCH_WIDTH, balance, cut_patch
 
 CLASSIFIER_FILE = "tiles-classifier.onnx"
@@ -66,9 +66,24 @@ class TileObservation:
 @dataclass(frozen=True)
 class TableReading:
     """Everything read in one frame: the tiles (row by row, in reading order) and the rows
-    as lists of tile codes -- the table's combinations as the engine takes them."""
+    as lists of tile codes -- the table's combinations as the engine takes them.
+
+    ``doubts`` says why the reading may be incomplete: a missed tile has no confidence of its
+    own, so signs that one is missing (a one-tile gap in a line of tiles, a tile-sized patch of
+    face colour left unexplained, a blob cut into tiles of the wrong width, a tile in a row that
+    could not be read) are listed here, and a caller must ask the players rather than judge.
+
+    >>> TableReading((), ("a gap",)).complete, TableReading(()).to_json()
+    (False, {'tiles': [], 'groups': [], 'doubts': []})
+    """
 
     tiles: tuple[TileObservation, ...]
+    doubts: tuple[str, ...] = ()
+
+    @property
+    def complete(self) -> bool:
+        """No sign of a missed tile."""
+        return not self.doubts
 
     @property
     def groups(self) -> list[list[str]]:
@@ -81,7 +96,7 @@ class TableReading:
         return min((t.confidence for t in self.tiles), default=1.0)
 
     def to_json(self) -> dict:
-        return {"tiles": [t.to_json() for t in self.tiles], "groups": self.groups}
+        return {"tiles": [t.to_json() for t in self.tiles], "groups": self.groups, "doubts": list(self.doubts)}
 
 
 @dataclass(frozen=True)
@@ -91,6 +106,11 @@ class TileReaderOptions:
 
     min_confidence: float = 0.3
     max_tiles: int = 160
+    pitch_tolerance: float = 0.15
+    """A blob cut into tiles whose width / height is off the frame's typical one by more than
+    this fraction is doubted (its count may be wrong, or a lone tile is part of a row)."""
+    sure_none: float = 0.5
+    """A candidate dropped as "not a tile" less surely than this is doubted."""
 
 
 class TileReader:
@@ -132,10 +152,13 @@ class TileReader:
         """All tiles in one BGR frame, grouped into rows."""
         if not isinstance(frame, np.ndarray) or frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
             raise ValueError("read expects a BGR uint8 image of shape (H, W, 3)")
-        options = [blob.cut(n) for blob in find_blobs(frame) for n in blob.counts]
+        layout = find_layout(frame)
+        options = [blob.cut(n) for blob in layout.blobs for n in blob.counts]
         cut = [c for option in options for c in option][:2 * self.options.max_tiles]
+        doubts = [f"a tile-sized patch of face colour at ({x:.0f}, {y:.0f}) is no tile found"
+                  for x, y in layout.unexplained]
         if not cut:
-            return TableReading(())
+            return TableReading((), tuple(doubts + ["no tile found"]))
         patches = np.empty((2 * len(cut), PATCH_HEIGHT, PATCH_WIDTH, 3), np.uint8)
         for k, c in enumerate(cut):
             patches[2 * k] = cut_patch(frame, (c.x, c.y), c.angle, c.height)
@@ -158,11 +181,19 @@ class TileReader:
         rows_kept = sorted(chosen.values(), key=lambda item: item[1])
         keep = np.array([k for _, a, b in rows_kept for k in range(a, b)], int)
         candidates = [cut[k] for k in keep]
+        for _, a, b in rows_kept:
+            pitch = cut[a].width / cut[a].height
+            if abs(pitch / layout.aspect - 1) > self.options.pitch_tolerance:     # a wrong count, or part of a tile
+                doubts.append(f"the blob at ({cut[a].x:.0f}, {cut[a].y:.0f}) cut into {b - a} tile(s) of unusual width")
         probs = all_probs.reshape(-1, 2, all_probs.shape[1])[keep].reshape(-1, all_probs.shape[1])
         readable = np.clip(1.0 - probs[:, upside] - probs[:, none], 1e-6, 1.0)
         placed = [Placed(c.x, c.y, c.angle, c.width, c.height) for c in candidates]
         observations = []
-        for row, members in enumerate(components(placed)):
+        groups = components(placed)
+        for i, j in gaps(placed, groups):
+            doubts.append(f"one tile's room between the tiles at ({placed[i].x:.0f}, {placed[i].y:.0f}) and "
+                          f"({placed[j].x:.0f}, {placed[j].y:.0f}) in one line")
+        for row, members in enumerate(groups):
             # One way up for the whole row: the way its tiles read best together.
             ref = placed[members[0]].angle
             aligned = {i: (0 if abs((placed[i].angle - ref + math.pi) % (2 * math.pi) - math.pi) < math.pi / 2 else 1)
@@ -176,14 +207,24 @@ class TileReader:
                                      placed[i].width, placed[i].height))
             by_index = dict(zip(members, turned))
             upright = [by_index.get(j, placed[j]) for j in range(len(placed))]
+            read = []
             for i in reading_order(upright, members):
                 p = probs[2 * i + (aligned[i] ^ flip)]
                 best = int(np.argmax(p[:upside]))
-                if p[none] >= p[best] or p[best] < self.options.min_confidence:
+                read.append(not (p[none] >= p[best] or p[best] < self.options.min_confidence))
+                if not read[-1]:
+                    if p[none] < self.options.sure_none:
+                        doubts.append(f"the tile at ({placed[i].x:.0f}, {placed[i].y:.0f}) cannot be read")
                     continue
                 observations.append(TileObservation(CLASS_CODES[self._classes[best]], float(p[best]),
                                                     outline(by_index[i]), row))
-        return TableReading(_renumber(observations))
+            kept = [k for k, r in enumerate(read) if r]
+            if kept and not all(read[kept[0]:kept[-1] + 1]):
+                doubts.append(f"a row at ({placed[members[0]].x:.0f}, {placed[members[0]].y:.0f}) has a tile that is "
+                              f"not one between tiles")
+        if not observations:
+            doubts.append("no tile found")
+        return TableReading(_renumber(observations), tuple(doubts))
 
 
 def _renumber(observations: list[TileObservation]) -> tuple[TileObservation, ...]:
