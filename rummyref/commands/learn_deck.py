@@ -19,7 +19,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "learn-deck", help="teach the recognizer your own deck from photos of a guided layout",
         description="Teach the recognizer a deck. " + LAYOUT_HELP + " The learned deck is stored under "
                     "$RUMMYREF_DATA/decks (default ~/.local/share/rummyref/decks); use it with "
-                    "`rummyref recognize --deck NAME`.")
+                    "`rummyref run ... --deck NAME` and `rummyref recognize --deck NAME`.")
     parser.add_argument("photos", nargs="+", metavar="PHOTO", help="photos of the layout, rows in order")
     parser.add_argument("--name", required=True, help="name to store the deck under (letters, digits, _ . -)")
     parser.add_argument("--model-dir", type=Path, help="directory with the ONNX models")
