@@ -27,6 +27,8 @@ import numpy as np
 
 SKIN_CR = (135, 180)
 SKIN_CB = (85, 135)
+RESTING_HAND_SHARE = 0.003
+"""A skin-coloured patch over this share of the table is a hand, even lying still."""
 
 
 @dataclass(frozen=True)
@@ -46,7 +48,7 @@ class MotionDetector:
     """Compares each frame with the previous one; ``mask`` (optional, 0/255) limits it to the table."""
 
     def __init__(self, width: int = 160, diff_threshold: int = 25, max_changed: float = 0.004,
-                 max_skin: float = 0.003, mask: np.ndarray | None = None) -> None:
+                 max_skin: float = RESTING_HAND_SHARE, mask: np.ndarray | None = None) -> None:
         self.width, self.diff_threshold = width, diff_threshold
         self.max_changed, self.max_skin = max_changed, max_skin
         self.mask = mask
@@ -60,10 +62,7 @@ class MotionDetector:
         area = self._area(small.shape[:2])
         grey = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (5, 5), 0).astype(np.float32)
         grey *= 128.0 / max(float(grey[area].mean()), 1.0)
-        ycrcb = cv2.cvtColor(small, cv2.COLOR_BGR2YCrCb)
-        cr, cb = ycrcb[..., 1], ycrcb[..., 2]
-        skin_pixels = (cr >= SKIN_CR[0]) & (cr <= SKIN_CR[1]) & (cb >= SKIN_CB[0]) & (cb <= SKIN_CB[1]) & area
-        skin = _largest_patch(skin_pixels) / max(int(area.sum()), 1)
+        skin = _largest_patch(skin_mask(small) & area) / max(int(area.sum()), 1)
         if self._previous is None:
             changed = 1.0  # nothing to compare with yet: not known to be still
         else:
@@ -75,6 +74,27 @@ class MotionDetector:
         if self.mask is None:
             return np.ones(shape, bool)
         return cv2.resize(self.mask, (shape[1], shape[0]), interpolation=cv2.INTER_NEAREST) > 0
+
+
+def skin_mask(image: np.ndarray) -> np.ndarray:
+    """Pixels of a BGR image in the classic YCrCb skin range."""
+    ycrcb = cv2.cvtColor(image, cv2.COLOR_BGR2YCrCb)
+    cr, cb = ycrcb[..., 1], ycrcb[..., 2]
+    return (cr >= SKIN_CR[0]) & (cr <= SKIN_CR[1]) & (cb >= SKIN_CB[0]) & (cb <= SKIN_CB[1])
+
+
+def hand_share(frame: np.ndarray, width: int = 160) -> float:
+    """The share of the frame under its largest skin-coloured patch: a hand or arm over the table.
+
+    >>> frame = np.zeros((90, 160, 3), np.uint8); frame[:] = (40, 120, 40)   # green cloth
+    >>> hand_share(frame)
+    0.0
+    >>> frame[20:60, 30:60] = (90, 120, 200)                                 # a skin-toned hand
+    >>> round(hand_share(frame), 3)
+    0.083
+    """
+    small = cv2.resize(frame, (width, max(1, round(frame.shape[0] * width / frame.shape[1]))), interpolation=cv2.INTER_AREA)
+    return _largest_patch(skin_mask(small)) / small.shape[0] / small.shape[1]
 
 
 def _largest_patch(mask: np.ndarray) -> int:

@@ -29,6 +29,7 @@ import numpy as np
 
 from engine.cards import RAVENSBURGER, TilePalette
 from vision.decks import DeckProfile
+from vision.motion import RESTING_HAND_SHARE, hand_share
 from vision.recognizer import DEFAULT_MODEL_DIR, _session, _softmax
 from vision.tiles.grouping import Placed, components, gaps, outline, reading_order
 from vision.tiles.labels import CLASS_CODES, NONE_CLASS, UPSIDE_CLASS, palette_classes
@@ -157,6 +158,9 @@ class TileReader:
         cut = [c for option in options for c in option][:2 * self.options.max_tiles]
         doubts = [f"a tile-sized patch of face colour at ({x:.0f}, {y:.0f}) is no tile found"
                   for x, y in layout.unexplained]
+        if hand_share(frame) > RESTING_HAND_SHARE:
+            # a hand over the table may hide whole tiles; the pipeline waits for it to go
+            doubts.append("a hand covers part of the table")
         if not cut:
             return TableReading((), tuple(doubts + ["no tile found"]))
         patches = np.empty((2 * len(cut), PATCH_HEIGHT, PATCH_WIDTH, 3), np.uint8)
