@@ -125,17 +125,10 @@ def test_eval_vision_without_labels_says_so(tmp_path, capsys):
 
 
 def test_learn_deck_from_two_photos_then_recognize_with_it(tmp_path, monkeypatch, capsys):
-    import cv2
-
-    from vision.train.layout import render_layout
+    from vision.train.layout import write_layout_photos
 
     monkeypatch.setenv("RUMMYREF_DATA", str(tmp_path / "data"))
-    rng = np.random.default_rng(21)
-    photos = []
-    for first_row in (0, 2):   # spades and hearts, then diamonds and clubs
-        path = tmp_path / f"rows{first_row}.png"
-        cv2.imwrite(str(path), render_layout("kde/jolly-royal", rng, rows=2, first_row=first_row, effects=0.3))
-        photos.append(str(path))
+    photos = write_layout_photos(tmp_path, ("rows0.png", "rows2.png"))  # spades and hearts, diamonds and clubs
     assert main(["learn-deck", *photos, "--name", "jolly"]) == 0
     out = capsys.readouterr().out
     assert "learned deck 'jolly'" in out and (tmp_path / "data" / "decks" / "jolly.npz").is_file()

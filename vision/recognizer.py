@@ -120,6 +120,19 @@ def _session(path: Path, threads: int):
     return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
 
 
+def run_classifier(session, patches: np.ndarray, classes: int,
+                   profile: DeckProfile | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Logits and embeddings of (N, H, W, 3) uint8 patches from a classifier session with a ``patch``
+    input; a learned ``profile`` (deck or tile set) replaces the shipped last layer."""
+    if len(patches) == 0:
+        return np.zeros((0, classes), np.float32), np.zeros((0, 0), np.float32)
+    tensor = patches.astype(np.float32).transpose(0, 3, 1, 2) * (1.0 / 255.0)
+    logits, embedding = session.run(None, {"patch": tensor})
+    if profile is not None:
+        logits = profile.logits(embedding)
+    return logits, embedding
+
+
 def _softmax(logits: np.ndarray) -> np.ndarray:
     shifted = np.exp(logits - logits.max(axis=1, keepdims=True))
     return shifted / shifted.sum(axis=1, keepdims=True)
@@ -266,12 +279,7 @@ class Recognizer:
     # Stage 2 ------------------------------------------------------------------
     def classify_patches(self, patches: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Class probabilities and embeddings of a batch of (N, S, S, 3) uint8 patches."""
-        if len(patches) == 0:
-            return np.zeros((0, len(CLASS_CODES)), np.float32), np.zeros((0, 0), np.float32)
-        tensor = patches.astype(np.float32).transpose(0, 3, 1, 2) * (1.0 / 255.0)
-        logits, embedding = self.classifier.run(None, {"patch": tensor})
-        if self.deck is not None:
-            logits = self.deck.logits(embedding)
+        logits, embedding = run_classifier(self.classifier, patches, len(CLASS_CODES), self.deck)
         return _softmax(logits), embedding
 
     def read_indices(self, frame: np.ndarray, candidates: list[IndexCandidate]) -> list[IndexReading]:

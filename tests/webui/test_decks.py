@@ -136,14 +136,9 @@ def test_jobs_end_with_a_reason_whatever_the_work_raises():
 
 
 def test_phone_uploads_layout_photos_and_sees_the_deck_learned(decks_app, server, phone, tmp_path):
-    from vision.train.layout import render_layout
+    from vision.train.layout import write_layout_photos
 
-    rng = np.random.default_rng(21)
-    paths = []
-    for first_row in (0, 2):  # spades and hearts, then diamonds and clubs
-        path = tmp_path / f"IMG_000{first_row}.jpg"
-        cv2.imwrite(str(path), render_layout("kde/jolly-royal", rng, rows=2, first_row=first_row, effects=0.3))
-        paths.append(str(path))
+    paths = write_layout_photos(tmp_path, ("IMG_0000.jpg", "IMG_0002.jpg"))  # spades and hearts, diamonds and clubs
     phone.goto(f"{server}/decks")
     screenshot(phone, "decks")
     phone.fill('input[name="name"]', "jolly")

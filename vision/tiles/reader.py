@@ -30,7 +30,7 @@ import numpy as np
 from engine.cards import RAVENSBURGER, TilePalette
 from vision.decks import DeckProfile
 from vision.motion import RESTING_HAND_SHARE, hand_share
-from vision.recognizer import DEFAULT_MODEL_DIR, _session, _softmax
+from vision.recognizer import DEFAULT_MODEL_DIR, _session, _softmax, run_classifier
 from vision.tiles.grouping import Placed, components, gaps, outline, reading_order
 from vision.tiles.labels import CLASS_CODES, NONE_CLASS, UPSIDE_CLASS, palette_classes
 from vision.tiles.outlines import find_layout
@@ -141,13 +141,7 @@ class TileReader:
 
     def classify(self, patches: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Logits over all classes and embeddings of (N, H, W, 3) uint8 patches."""
-        if len(patches) == 0:
-            return np.zeros((0, len(CLASS_CODES)), np.float32), np.zeros((0, 0), np.float32)
-        tensor = patches.astype(np.float32).transpose(0, 3, 1, 2) * (1.0 / 255.0)
-        logits, embedding = self.classifier.run(None, {"patch": tensor})
-        if self.profile is not None:
-            logits = self.profile.logits(embedding)
-        return logits, embedding
+        return run_classifier(self.classifier, patches, len(CLASS_CODES), self.profile)
 
     def read(self, frame: np.ndarray) -> TableReading:
         """All tiles in one BGR frame, grouped into rows."""

@@ -44,3 +44,15 @@ def render_layout(design: str, rng: np.random.Generator, rows: int = 4, first_ro
             alpha = warped[:, :, 3:4].astype(np.float32) / 255
             image += alpha * (warped[:, :, :3].astype(np.float32) - image)
     return photograph(rng, image, effects)
+
+
+def write_layout_photos(directory, names: tuple[str, str], design: str = "kde/jolly-royal", seed: int = 21) -> list[str]:
+    """Two photos of two rows each (spades and hearts, then diamonds and clubs), written as ``names``
+    in ``directory``: the smallest whole layout, for tests of deck learning."""
+    rng = np.random.default_rng(seed)
+    paths = []
+    for name, first_row in zip(names, (0, 2)):
+        path = f"{directory}/{name}"
+        cv2.imwrite(path, render_layout(design, rng, rows=2, first_row=first_row, effects=0.3))
+        paths.append(path)
+    return paths
