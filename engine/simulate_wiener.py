@@ -19,12 +19,16 @@ from dataclasses import dataclass, replace
 from engine.simulate import FAN_STEP_CM, Camera, Noise, Pace, Placed, SimFrame, feed
 from engine.tracker import BACK, Event
 from engine.wiener import Round, WienerError, WienerRules, arrange, best_discard, knock_legal, min_deadwood, settle_round
+from engine.wiener_tracker import discarded, took
 from engine.zones import CARD_HEIGHT_CM, CARD_WIDTH_CM, Zone, ZoneMap, default_zones
 
 NAMES = ("Ann", "Ben", "Cleo", "Dan", "Eve", "Finn")
 TABLE_CM = (100.0, 80.0)
 MAX_TURNS = 60
 """A round still open after this many turns is played no further (the stock would be rebuilt)."""
+DISCARD_SPREAD_CM = 2.0
+"""A discard lands up to this far (in x and in y) from the middle of the discard zone: a card
+dropped on the pile does not land where the card under it lies."""
 
 
 @dataclass
@@ -81,7 +85,7 @@ def simulate_wiener(seed: int, players: int = 4, rules: WienerRules = WienerRule
             if better:
                 taken = game.draw_discard()
                 pile.pop()
-                frame = camera.action(view(), discard_zone.name)
+                frame = camera.action(view(), discard_zone.name, took(names[seat], str(taken)))
                 record("pickup", frame, seat, cards=(str(taken),), stock=stock_left())
             else:
                 game.draw_stock()
@@ -101,8 +105,9 @@ def simulate_wiener(seed: int, players: int = 4, rules: WienerRules = WienerRule
             break
         game.discard(card)
         cx, cy = discard_zone.centre
-        pile.append(Placed(str(card), cx + rng.uniform(-0.6, 0.6), cy + rng.uniform(-0.6, 0.6), discard_zone.name))
-        frame = camera.action(view(), discard_zone.name)
+        spread = DISCARD_SPREAD_CM
+        pile.append(Placed(str(card), cx + rng.uniform(-spread, spread), cy + rng.uniform(-spread, spread), discard_zone.name))
+        frame = camera.action(view(), discard_zone.name, discarded(names[seat], str(card)))
         _shown(truth, frame)
         record("discard", frame, seat, cards=(str(card),), stock=stock_left())
         first = False
