@@ -23,3 +23,168 @@ def test_play_events_follow_the_seats_round_the_table():
     committed, _ = track_wiener(game)
     discards = [e.player for e in committed if e.kind == "discard"][:4]
     assert discards == [game.players[(game.players.index(game.dealer) + k) % 4] for k in range(4)]
+
+
+# --- two decks on the discard pile: the place of a card tells which move it was -------------
+
+from dataclasses import replace  # noqa: E402
+
+import pytest  # noqa: E402
+
+from engine.tracker import Sighting, TrackerError, TrackerOptions  # noqa: E402
+from engine.wiener_tracker import NOTHING_MOVED, WienerTracker  # noqa: E402
+from engine.zones import default_zones  # noqa: E402
+
+ZONES = default_zones("wiener", players=4)
+PILE = ZONES.named("discard").centre
+
+
+def _tracker() -> WienerTracker:
+    return WienerTracker(("Ann", "Ben", "Cleo", "Dan"), dealer="Ann", zones=ZONES, options=TrackerOptions(window=1, quorum=1))
+
+
+def _on_pile(code: str, dx: float = 0.0) -> list[Sighting]:
+    return [Sighting(code, 0.95, PILE[0] + dx, PILE[1], "discard")]
+
+
+def _said(events) -> list[str]:
+    return [e.describe() for e in events]
+
+
+def _pile_of_qs_then_10c(t: WienerTracker, frame: int = 1) -> None:
+    """Ann opens with QS; Ben discards 10C beside it."""
+    t.update(frame, _on_pile("QS"), still=True)
+    t.update(frame + 1, _on_pile("10C", 1.5), still=True)
+
+
+def test_the_card_under_the_top_showing_where_it_lay_is_a_pickup_without_a_question():
+    t = _tracker()
+    _pile_of_qs_then_10c(t)
+    assert _said(t.update(3, _on_pile("QS"), still=True)) == ["#4 pickup Cleo 10C (stock 64)"]
+
+
+def test_the_card_under_the_top_showing_elsewhere_asks_whether_it_was_taken_or_discarded_again():
+    t = _tracker()
+    _pile_of_qs_then_10c(t)
+    question = t.update(3, _on_pile("QS", -1.5), still=True)
+    assert [(e.kind, e.player, e.candidates) for e in question] == [("move", "Cleo", ("Cleo took 10C", "Cleo discarded QS"))]
+    assert question[0].needs_confirmation
+    assert t.update(4, _on_pile("QS", -1.5), still=True) == []  # nothing is committed while it is open
+    assert _said(t.confirm(question[0].seq, "Cleo discarded QS")) == [
+        "#5 stock_draw Cleo (stock 63) (inferred)", "#6 discard Cleo QS (stock 63)"]
+    assert _said(t.update(5, _on_pile("KD"), still=True)) == [
+        "#7 stock_draw Dan (stock 62) (inferred)", "#8 discard Dan KD (stock 62)"]
+
+
+def test_answering_that_the_top_card_was_taken_commits_the_pickup_by_the_player_to_move():
+    t = _tracker()
+    _pile_of_qs_then_10c(t)
+    question = t.update(3, _on_pile("QS", -1.5), still=True)
+    assert _said(t.confirm(question[0].seq, "Cleo took 10C")) == ["#5 pickup Cleo 10C (stock 64)"]
+    assert _said(t.update(4, _on_pile("9H"), still=True)) == ["#6 discard Cleo 9H (stock 64)"]
+
+
+def test_a_card_under_the_top_whose_both_copies_are_on_the_pile_is_a_pickup_wherever_it_shows():
+    t = _tracker()
+    t.update(1, _on_pile("QS"), still=True)
+    question = t.update(2, _on_pile("QS", 1.5), still=True)  # Ben: the second QS, away from the first
+    assert [e.candidates for e in question] == [("Ben discarded QS", NOTHING_MOVED)]
+    t.confirm(question[0].seq, "Ben discarded QS")
+    t.update(3, _on_pile("10C"), still=True)
+    assert _said(t.update(4, _on_pile("QS", -1.0), still=True)) == ["#7 pickup Dan 10C (stock 63)"]
+
+
+def test_the_top_card_moved_asks_whether_a_second_copy_was_discarded_on_it():
+    t = _tracker()
+    _pile_of_qs_then_10c(t)
+    question = t.update(3, _on_pile("10C", -1.0), still=True)
+    assert [(e.kind, e.cards, e.candidates) for e in question] == [("move", ("10C",), ("Cleo discarded 10C", NOTHING_MOVED))]
+    with pytest.raises(TrackerError, match="answer one of"):
+        t.confirm(question[0].seq, "Cleo took 10C")
+    assert t.confirm(question[0].seq, NOTHING_MOVED) == []
+    # the pile was only pushed: Cleo is still to move, and the new place is where 10C lies now
+    assert t.update(4, _on_pile("10C", -1.0), still=True) == []
+    assert _said(t.update(5, _on_pile("4D"), still=True)) == ["#5 stock_draw Cleo (stock 63) (inferred)", "#6 discard Cleo 4D (stock 63)"]
+
+
+def test_a_move_question_left_open_while_the_pile_changes_ends_the_round_without_a_result():
+    t = _tracker()
+    _pile_of_qs_then_10c(t)
+    question = t.update(3, _on_pile("QS", -1.5), still=True)
+    end = t.update(4, _on_pile("JH"), still=True)
+    assert [(e.kind, e.needs_confirmation, e.penalties) for e in end] == [("hand_end", True, None)]
+    assert f"#{question[0].seq}" in end[0].detail and t.phase == "over"
+
+
+# --- layouts: copies of a card in one area, the knocker first -------------------------------
+
+TABLE = default_zones("wiener", 4, 100.0, 80.0)
+OTHERS = {  # ten cards each in two fanned rows: Ben (left), Cleo (top), Dan (right)
+    "seat1": ("2C 4S 6D 8H QC", "KH 9S 7C 5H AD", (3.6, 25.7)),
+    "seat2": ("2D 4H 6S 8C QD", "KS 9H 7D 5S AC", (10.0, 5.0)),
+    "seat3": ("2S 4C 6H 8D QH", "KC 9D 7S 5C AH", (83.0, 25.7)),
+}
+
+
+def _fans(zone: str, rows: list[list[str]], x: float, y: float, gap: float) -> list[Sighting]:
+    """Each row a fan (2 cm apart) starting at ``x``; the rows ``gap`` apart down the table."""
+    return [Sighting(code, 0.95, x + 2.0 * i, y + gap * r, zone) for r, row in enumerate(rows) for i, code in enumerate(row)]
+
+
+def _others() -> list[Sighting]:
+    return [s for zone, (first, second, (x, y)) in OTHERS.items()
+            for s in _fans(zone, [first.split(), second.split()], x, y, 9.5)]
+
+
+def _knocked_by_ann(window: int = 1) -> WienerTracker:
+    t = WienerTracker(("Ann", "Ben", "Cleo", "Dan"), dealer="Ann", zones=TABLE,
+                      options=TrackerOptions(window=window, quorum=window))
+    back = [Sighting("BACK", 0.95, *TABLE.named("discard").centre, "discard")]
+    assert [e.kind for f in range(window) for e in t.update(f, back, still=True)] == ["knock"]
+    t.back = back
+    return t
+
+
+def _ann_lays(melds: list[str], deadwood: list[str]) -> list[Sighting]:
+    laid, x = [], 6.0
+    for meld in melds:
+        laid += _fans("seat0", [meld.split()], x, 65.0, 0)
+        x += 2.0 * len(meld.split()) + 8.0
+    return laid + [Sighting(code, 0.95, 6.0 + 8.0 * i, 75.0, "seat0") for i, code in enumerate(deadwood)]
+
+
+def _surer(sightings: list[Sighting], index: int) -> list[Sighting]:
+    """The same table with the ``index``-th joker read a little surer than the other."""
+    jokers = [i for i, s in enumerate(sightings) if s.code == "JK"]
+    return [replace(s, confidence=0.97 if i == jokers[index] else s.confidence) for i, s in enumerate(sightings)]
+
+
+def test_two_jokers_in_the_knockers_area_stay_in_the_melds_they_lie_in():
+    """Over the window now one joker, now the other is read surer: each keeps its own place."""
+    t = _knocked_by_ann(window=2)
+    ann = _ann_lays(["4D 5D JK 7D 8D", "6C JK 8C"], ["2H", "3S"])
+    table = t.back + ann + _others()
+    events = t.update(10, _surer(table, 0), still=True) + t.update(11, _surer(table, 1), still=True)
+    layout = next(e for e in events if e.kind == "layout" and e.player == "Ann")
+    assert sorted(layout.melds) == [("4D", "5D", "JK", "7D", "8D"), ("6C", "JK", "8C")]
+    assert sorted(layout.cards) == ["2H", "3S"]
+    end = events[-1]
+    assert end.kind == "hand_end" and not end.needs_confirmation and end.penalties[0] == 5
+
+
+def test_a_card_laid_in_a_meld_and_as_deadwood_counts_once_in_each():
+    t = _knocked_by_ann()
+    ann = _ann_lays(["3S 3C JK", "10H 10D 10C", "3C 4C 5C"], ["3S"])
+    events = t.update(2, t.back + ann + _others(), still=True)
+    layout = next(e for e in events if e.kind == "layout" and e.player == "Ann")
+    assert layout.cards == ("3S",)
+    assert sorted(layout.melds) == [("10H", "10D", "10C"), ("3C", "4C", "5C"), ("3S", "3C", "JK")]
+    assert events[-1].penalties[0] == 3
+
+
+def test_another_player_laying_out_before_the_knocker_ends_the_round_without_a_result():
+    t = _knocked_by_ann()
+    ben = [s for s in _others() if s.zone == "seat1"]
+    end = t.update(2, t.back + ben, still=True)
+    assert [(e.kind, e.needs_confirmation, e.penalties) for e in end] == [("hand_end", True, None)]
+    assert "Ben laid out first" in end[0].detail and "Ann knocked" in end[0].detail
