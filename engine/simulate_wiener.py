@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from engine.simulate import FAN_STEP_CM, Camera, Noise, Pace, Placed, SimFrame, feed
 from engine.tracker import BACK, Event
 from engine.wiener import Round, WienerError, WienerRules, arrange, best_discard, knock_legal, min_deadwood, settle_round
-from engine.wiener_tracker import discarded, took
+from engine.wiener_tracker import discarded, knocked, took
 from engine.zones import CARD_HEIGHT_CM, CARD_WIDTH_CM, Zone, ZoneMap, default_zones
 
 NAMES = ("Ann", "Ben", "Cleo", "Dan", "Eve", "Finn")
@@ -99,7 +99,7 @@ def simulate_wiener(seed: int, players: int = 4, rules: WienerRules = WienerRule
                 pass  # not with this discard (the card just taken may not go): play on
         if game.phase == "over":
             pile.append(Placed(BACK, *discard_zone.centre, discard_zone.name))
-            frame = camera.action(view(), discard_zone.name)
+            frame = camera.action(view(), discard_zone.name, knocked(names[seat]))
             _shown(truth, frame)
             record("knock", frame, seat, stock=stock_left())
             break
@@ -126,7 +126,7 @@ def simulate_wiener(seed: int, players: int = 4, rules: WienerRules = WienerRule
             cards = list(game.hands[seat])
             rows = [cards[i:i + 5] for i in range(0, len(cards), 5)]
         laid.update(_lay_out(zone, rows))
-        frame = camera.action(view(), zone.name)
+        frame = camera.action(view(), zone.name, knocked(names[knocker]))  # the pile's last move is still the knock
         melds = tuple(tuple(str(c) for c in m.pieces) for m in knocker_melds) if seat == knocker else ()
         loose = arrange(game.hands[seat]).deadwood_cards if seat == knocker else game.hands[seat]
         layouts.append(Event(0, "layout", frame, names[seat], cards=tuple(str(c) for c in loose), melds=melds))
@@ -181,15 +181,14 @@ def _lay_out(zone: Zone, rows: list[list]) -> dict[str, Placed]:
     return placed
 
 
-def track_wiener(game: SimulatedRound, answer: bool = True, options=None) -> tuple[list[Event], int]:
+def track_wiener(game: SimulatedRound, answer: bool = True, options=None) -> tuple[list[Event], list[tuple[Event, str]]]:
     """The round through a :class:`~engine.wiener_tracker.WienerTracker`; questions answered from the
-    table as a player would (:meth:`engine.simulate.SimFrame.answer`).
+    table as a player would (:meth:`engine.simulate.SimFrame.answer`, :meth:`~engine.simulate.SimFrame.answer_move`).
 
-    Returns the events committed (questions left out) and the number of questions.
+    Returns the events committed (questions left out) and each question with its answer ('' if none).
     """
     from engine.tracker import TrackerOptions
     from engine.wiener_tracker import WienerTracker
 
     tracker = WienerTracker(game.players, game.dealer, zones=game.zones, options=options or TrackerOptions())
-    committed, asked = feed(tracker, game.frames, answer, limit=100)
-    return committed, len(asked)
+    return feed(tracker, game.frames, answer, limit=100)

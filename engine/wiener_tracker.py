@@ -15,7 +15,9 @@ still showing may be a second copy discarded onto the first. The place decides: 
 where that card lay (``same_place_cm``) is the same card; elsewhere, where a second copy may still
 be in play, the players are asked which move it was (a ``move`` question, answered with one of its
 candidates, see :meth:`WienerTracker.confirm`). The knocker must be the first to lay out: when
-another seat lays out first, the turn order was lost and the round ends without a result.
+another seat lays out first, the turn order was lost; the players are asked who knocked, the
+round is settled with their answer and a flagged irregularity says that the events before the
+knock may name the wrong players.
 
 >>> from engine.zones import default_zones
 >>> from engine.tracker import Sighting
@@ -66,6 +68,11 @@ def took(player: str, card: str) -> str:
 def discarded(player: str, card: str) -> str:
     """A move question's answer: ``player`` discarded ``card``."""
     return f"{player} discarded {card}"
+
+
+def knocked(player: str) -> str:
+    """A move question's answer: ``player`` knocked (the turn order was lost)."""
+    return f"{player} knocked"
 
 
 @dataclass(frozen=True)
@@ -205,6 +212,17 @@ class WienerTracker(GinTracker):
                            detail=f"the question #{seq} ({' or '.join(question.options)}) was not answered before "
                                   "the discard pile changed: the tracker lost the turn order; record this round by hand")]
 
+    def _ask_knocker(self, frame_id: int) -> list[Event]:
+        """Another seat laid out first: the turn order was lost somewhere, so the players say who knocked."""
+        first = ", ".join(self.players[seat] for seat in self._first_laid)
+        question = _MoveQuestion(BACK, math.nan, math.nan, tuple(knocked(player) for player in self.players))
+        event = self._emit("move", frame_id, cards=(BACK,), needs_confirmation=True, candidates=question.options,
+                           zone=self.discard_zone,
+                           detail=f"{first} laid out first, but by the turn order {self.players[self.knocker]} knocked, "
+                                  "and the knocker lays out first (001): the turn order was lost. Who knocked?")
+        self._moves[event.seq] = question
+        return [event]
+
     def confirm(self, seq: int, code: str) -> list[Event]:
         """Answer question ``seq``: a card code for a ``reading``, one of the candidates for a ``move``."""
         if seq not in self._moves:
@@ -216,7 +234,12 @@ class WienerTracker(GinTracker):
         del self._moves[seq]
         frame_id = self._window[-1][0] if self._window else 0
         player = self.players[self.turn.player]
-        if code == NOTHING_MOVED:
+        if question.code == BACK:
+            self.knocker = question.options.index(code)
+            events = [self._emit("irregularity", frame_id, self.players[self.knocker], flagged=True,
+                                 detail=f"the players say {self.players[self.knocker]} knocked: the tracker had lost the turn "
+                                        "order, so the discards and pickups before the knock may name the wrong players")]
+        elif code == NOTHING_MOVED:
             self._places[-1] = (question.x, question.y)
             events = []
         elif code == took(player, self.pile[-1]):
@@ -251,14 +274,12 @@ class WienerTracker(GinTracker):
         """Settle once every seat shows its ten cards (or the players say the layouts are complete)."""
         laid = [[_card_code(c.code) for c in reading.get(zone, {}).values() if c.code != BACK] for zone in self.seat_zones]
         knocker = self.players[self.knocker]
+        if self._moves:
+            return []  # who knocked is open
         if self._first_laid is None and any(laid):
             self._first_laid = tuple(seat for seat, cards in enumerate(laid) if cards)
             if self.knocker not in self._first_laid:
-                self.phase = "over"
-                first = ", ".join(self.players[seat] for seat in self._first_laid)
-                return [self._emit("hand_end", frame_id, flagged=True, needs_confirmation=True,
-                                   detail=f"{first} laid out first, but by the turn order {knocker} knocked, who lays "
-                                          "out first (001): the tracker lost the turn order; record this round by hand")]
+                return self._ask_knocker(frame_id)
         if not self._finish and any(len(cards) < HAND_SIZE for cards in laid):
             return []
         own = {code: card for code, card in reading.get(self.seat_zones[self.knocker], {}).items() if code != BACK}

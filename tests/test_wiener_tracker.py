@@ -182,9 +182,26 @@ def test_a_card_laid_in_a_meld_and_as_deadwood_counts_once_in_each():
     assert events[-1].penalties[0] == 3
 
 
-def test_another_player_laying_out_before_the_knocker_ends_the_round_without_a_result():
+def test_another_player_laying_out_before_the_knocker_asks_who_knocked_and_settles_with_the_answer():
+    t = _knocked_by_ann()  # the tracker's turn order says Ann; the players know it was Ben
+    ben = [Sighting(code, 0.95, 3.6 + 2.0 * i, 25.7 + 9.5 * row, "seat1")
+           for row, meld in enumerate(["4D 5D 6D", "9S 9H 9C", "JC QC KC", "2H"]) for i, code in enumerate(meld.split())]
+    question = t.update(2, t.back + ben, still=True)
+    assert [(e.kind, e.candidates) for e in question] == [
+        ("move", ("Ann knocked", "Ben knocked", "Cleo knocked", "Dan knocked"))]
+    assert "Ben laid out first" in question[0].detail and "Ann knocked" in question[0].detail
+    flagged = t.confirm(question[0].seq, "Ben knocked")
+    assert [(e.kind, e.player, e.flagged) for e in flagged] == [("irregularity", "Ben", True)]
+    ann = _fans("seat0", ["2C 4S 6D 8H QC".split(), "KH 9S 7C 5H AD".split()], 6.0, 65.0, 10.0)
+    others = [s for s in _others() if s.zone != "seat1"]
+    events = t.update(3, t.back + ben + ann + others, still=True)
+    layout = next(e for e in events if e.kind == "layout" and e.player == "Ben")
+    assert sorted(layout.melds) == [("4D", "5D", "6D"), ("9S", "9H", "9C"), ("JC", "QC", "KC")] and layout.cards == ("2H",)
+    assert events[-1].kind == "hand_end" and not events[-1].needs_confirmation and events[-1].penalties[1] == 2
+
+
+def test_a_knocker_question_left_open_settles_nothing():
     t = _knocked_by_ann()
     ben = [s for s in _others() if s.zone == "seat1"]
-    end = t.update(2, t.back + ben, still=True)
-    assert [(e.kind, e.needs_confirmation, e.penalties) for e in end] == [("hand_end", True, None)]
-    assert "Ben laid out first" in end[0].detail and "Ann knocked" in end[0].detail
+    assert [e.kind for e in t.update(2, t.back + ben, still=True)] == ["move"]
+    assert t.update(3, t.back + _others() + _ann_lays(["3S 3C JK"], ["2H"]), still=True) == []
