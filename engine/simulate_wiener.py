@@ -24,8 +24,8 @@ from engine.zones import CARD_HEIGHT_CM, CARD_WIDTH_CM, Zone, ZoneMap, default_z
 
 NAMES = ("Ann", "Ben", "Cleo", "Dan", "Eve", "Finn")
 TABLE_CM = (100.0, 80.0)
-MAX_TURNS = 60
-"""A round still open after this many turns is played no further (the stock would be rebuilt)."""
+MAX_TURNS = 150
+"""A round still open after this many turns is played no further (it has no result in the truth)."""
 DISCARD_SPREAD_CM = 2.0
 """A discard lands up to this far (in x and in y) from the middle of the discard zone: a card
 dropped on the pile does not land where the card under it lies."""
@@ -88,7 +88,10 @@ def simulate_wiener(seed: int, players: int = 4, rules: WienerRules = WienerRule
                 frame = camera.action(view(), discard_zone.name, took(names[seat], str(taken)))
                 record("pickup", frame, seat, cards=(str(taken),), stock=stock_left())
             else:
+                rebuilt = game.reshuffles
                 game.draw_stock()
+                if game.reshuffles > rebuilt:
+                    del pile[:-1]  # the pile but its top card became the new stock (001)
                 record("stock_draw", -1, seat, stock=stock_left(), inferred=True)
         choice = [c for c in best_discard(hand).discards if c != taken] or [c for c in hand if c != taken]
         card = choice[0]

@@ -186,10 +186,15 @@ class WienerTracker(GinTracker):
             options.append(NOTHING_MOVED)
             why = f"{top} on the discard pile lies elsewhere than before"
         elif code == under:
-            if self._same_place(under, self._places[-2]) or not self._second_copy_possible(under):
+            if not self._second_copy_possible(under):
                 return []  # the generic reading: the top card was taken
+            if self.turn.drawn:
+                why = f"{under} shows on the discard pile again, but {player} has already drawn"
+            elif self._same_place(under, self._places[-2]):
+                return []  # where it lay: the top card was taken
+            else:
+                why = f"{under} shows on the discard pile, but not where the {under} under {top} lay"
             options = [took(player, top), discarded(player, under)]
-            why = f"{under} shows on the discard pile, but not where the {under} under {top} lay"
         else:
             return []
         question = _MoveQuestion(code, card.x, card.y, tuple(options))

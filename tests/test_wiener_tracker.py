@@ -205,3 +205,26 @@ def test_a_knocker_question_left_open_settles_nothing():
     ben = [s for s in _others() if s.zone == "seat1"]
     assert [e.kind for e in t.update(2, t.back + ben, still=True)] == ["move"]
     assert t.update(3, t.back + _others() + _ann_lays(["3S 3C JK"], ["2H"]), still=True) == []
+
+
+def test_the_card_under_the_top_showing_where_it_lay_after_the_player_has_drawn_is_asked_about():
+    """Dan took 4H; the QS under 10C showing, even where it lay, is his discard of the second QS or a
+    second pickup against the rules: the players say which."""
+    t = _tracker()
+    _pile_of_qs_then_10c(t)
+    t.update(3, _on_pile("4H", -1.5), still=True)  # Cleo
+    assert _said(t.update(4, _on_pile("10C", 1.5), still=True)) == ["#6 pickup Dan 4H (stock 63)"]
+    question = t.update(5, _on_pile("QS"), still=True)
+    assert [(e.kind, e.candidates) for e in question] == [("move", ("Dan took 10C", "Dan discarded QS"))]
+    assert _said(t.confirm(question[0].seq, "Dan discarded QS")) == ["#8 discard Dan QS (stock 63)"]
+
+
+def test_an_empty_stock_is_rebuilt_from_the_discard_pile_but_its_top_card():
+    from engine.cards import ALL_CARDS
+
+    t = _tracker()
+    codes = [str(card) for card in ALL_CARDS] * 2
+    events = [e for frame, code in enumerate(codes[:66]) for e in t.update(frame, _on_pile(code), still=True)]
+    assert events[-1].describe() == "#131 discard Ben AH (stock 0)"  # the opening discard and 65 turns: the stock is used up
+    assert _said(t.update(66, _on_pile(codes[66]), still=True)) == [
+        "#132 stock_draw Cleo (stock 64) (inferred)", "#133 discard Cleo 2H (stock 64)"]
