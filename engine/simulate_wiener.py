@@ -4,7 +4,13 @@ camera reads the discard pile and the layouts with noise (:class:`engine.simulat
 Players take the discard when it lowers their deadwood, discard what leaves the least, and knock
 as soon as the rules allow. After the knock every player lays out: the knocker his melds (each
 in a row, fanned) and his deadwood apart; the others their ten cards in fanned rows. The truth
-is the events in order and :func:`engine.wiener.settle_round`'s penalty points.
+is the events in order and :func:`engine.wiener.settle_round`'s penalty points. An empty stock
+is rebuilt from the discard pile but its top card (001).
+
+A discard lands anywhere within :data:`DISCARD_SPREAD_CM` of the pile's middle, so a second copy
+of a card (two decks) seldom lands where the first lies; every frame carries the last move at the
+pile as the players saw it (:attr:`engine.simulate.SimFrame.move`), which is how they answer the
+tracker's move questions.
 
 >>> game = simulate_wiener(2, players=4)
 >>> game.truth[0].kind, game.truth[-1].kind, len(game.truth[-1].penalties)
