@@ -109,6 +109,8 @@ class WienerTracker(GinTracker):
         self._pile_now: dict[str, tuple[float, float]] = {}
         self._moves: dict[int, _MoveQuestion] = {}
         self._first_laid: tuple[int, ...] | None = None
+        self._taken: list[Counter[str]] = [Counter() for _ in self.players]
+        """The cards each seat took from the pile and has not discarded since: they must show in its layout."""
 
     # --- two decks: copies of a card told apart by place ----------------------------------------
 
@@ -257,11 +259,29 @@ class WienerTracker(GinTracker):
 
     def _discard(self, code: str, frame_id: int) -> list[Event]:
         self._places.append(self._pile_now.get(code))
+        self._taken[self.turn.player] -= Counter([code])
         return super()._discard(code, frame_id)
 
     def _pickup(self, frame_id: int) -> list[Event]:
         del self._places[-1:]
-        return super()._pickup(frame_id)
+        events = super()._pickup(frame_id)
+        if events[-1].kind == "pickup":
+            self._taken[self.turn.player][events[-1].cards[0]] += 1
+        return events
+
+    def _taken_not_laid(self, laid: list[list[str]], frame_id: int) -> list[Event]:
+        """A card a seat took from the pile and never discarded must lie in its layout (the knocker's
+        face-down discard may be one): if not, the pickup was another seat's, or another move."""
+        events = []
+        for seat, cards in enumerate(laid):
+            missing = self._taken[seat] - Counter(cards)
+            if sum(missing.values()) > (seat == self.knocker):
+                player = self.players[seat]
+                events.append(self._emit("irregularity", frame_id, player, cards=tuple(sorted(missing.elements())),
+                                         flagged=True, detail=f"{player} took {' '.join(sorted(missing.elements()))} from "
+                                         "the discard pile but has not laid it out: the tracker may have given a move "
+                                         "to the wrong player"))
+        return events
 
     def _draw_if_not_drawn(self, frame_id: int) -> list[Event]:
         """An empty stock is first rebuilt from the discard pile but its top card (001)."""
@@ -301,6 +321,7 @@ class WienerTracker(GinTracker):
             mine = seat == self.knocker
             events.append(self._emit("layout", frame_id, self.players[seat], melds=tuple(groups) if mine else (),
                                      cards=tuple((Counter(cards) - melded).elements()) if mine else tuple(cards)))
+        events += self._taken_not_laid(laid, frame_id)
         self.phase = "over"
         try:
             if melds is None:

@@ -256,3 +256,25 @@ def test_an_empty_stock_is_rebuilt_from_the_discard_pile_but_its_top_card():
     assert events[-1].describe() == "#131 discard Ben AH (stock 0)"  # the opening discard and 65 turns: the stock is used up
     assert _said(t.update(66, _on_pile(codes[66]), still=True)) == [
         "#132 stock_draw Cleo (stock 64) (inferred)", "#133 discard Cleo 2H (stock 64)"]
+
+
+def test_a_card_taken_from_the_pile_and_not_laid_out_is_flagged():
+    t = WienerTracker(("Ann", "Ben", "Cleo", "Dan"), dealer="Dan", zones=TABLE, options=TrackerOptions(window=1, quorum=1))
+    pile = TABLE.named("discard").centre
+    t.update(1, [Sighting("KD", 0.95, *pile, "discard")], still=True)  # Dan opens
+    assert [e.kind for e in t.update(2, [], still=True)] == ["pickup"]  # Ann takes KD: the pile is empty
+    assert [e.kind for e in t.update(3, [Sighting("BACK", 0.95, *pile, "discard")], still=True)] == ["knock"]
+    ann = _fans("seat0", ["2C 4S 6D 8H QC".split(), "KH 9S 7C 5H AD".split()], 6.0, 65.0, 10.0)
+    ben = [Sighting(code, 0.95, 3.6 + 2.0 * i, 25.7 + 9.5 * row, "seat1")
+           for row, meld in enumerate(["4D 5D 6D", "9S 9H 9C", "JC QC KC", "2H"]) for i, code in enumerate(meld.split())]
+    t.update(4, [Sighting("BACK", 0.95, *pile, "discard")] + ann, still=True)
+    events = t.update(5, [Sighting("BACK", 0.95, *pile, "discard")] + ann + ben + [s for s in _others() if s.zone != "seat1"], still=True)
+    assert not [e for e in events if "took" in e.detail]  # Ann may have knocked with KD face down
+    t2 = WienerTracker(("Ann", "Ben", "Cleo", "Dan"), dealer="Dan", zones=TABLE, options=TrackerOptions(window=1, quorum=1))
+    t2.update(1, [Sighting("KD", 0.95, *pile, "discard")], still=True)
+    t2.update(2, [], still=True)  # Ann takes KD
+    t2.update(3, [Sighting("7S", 0.95, *pile, "discard")], still=True)  # Ann discards 7S
+    t2.update(4, [Sighting("BACK", 0.95, *pile, "discard")], still=True)  # Ben knocks
+    t2.update(5, [Sighting("BACK", 0.95, *pile, "discard")] + ben, still=True)
+    events = t2.update(6, [Sighting("BACK", 0.95, *pile, "discard")] + ann + ben + [s for s in _others() if s.zone != "seat1"], still=True)
+    assert [(e.kind, e.player, e.cards, e.flagged) for e in events if "took" in e.detail] == [("irregularity", "Ann", ("KD",), True)]
