@@ -17,7 +17,8 @@ be in play, the players are asked which move it was (a ``move`` question, answer
 candidates, see :meth:`WienerTracker.confirm`). The knocker must be the first to lay out: when
 another seat lays out first, the turn order was lost; the players are asked who knocked, the
 round is settled with their answer and a flagged irregularity says that the events before the
-knock may name the wrong players.
+knock may name the wrong players. A card a player took from the pile, never discarded and did
+not lay out is flagged too (the knocker's face-down card excepted).
 
 >>> from engine.zones import default_zones
 >>> from engine.tracker import Sighting
@@ -149,12 +150,11 @@ class WienerTracker(GinTracker):
         pile = reading.get(self.discard_zone, {})
         self._pile_now = {_card_code(c.code): (c.x, c.y) for c in pile.values()}
         if self._moves:
-            return self._waiting_for_move(pile, frame_id)
+            return self._waiting_for_move(frame_id)
         question = self._pile_doubt(pile, frame_id)
         if question:
             return question
-        if len(self._places) == len(self.pile) and self.pile and self.pile[-1] in self._pile_now \
-                and self._same_place(self.pile[-1], self._places[-1]):
+        if self.pile and self._same_place(self.pile[-1], self._places[-1]):
             self._places[-1] = self._pile_now[self.pile[-1]]  # follow the pile as it settles
         return super()._play(reading, frame_id)
 
@@ -206,7 +206,7 @@ class WienerTracker(GinTracker):
         self._moves[event.seq] = question
         return [event]
 
-    def _waiting_for_move(self, pile: dict[str, _Card], frame_id: int) -> list[Event]:
+    def _waiting_for_move(self, frame_id: int) -> list[Event]:
         """Nothing is committed while a move question is open; if the pile changes before the answer,
         the turn order is lost and the round is left to the players."""
         seq, question = next(iter(self._moves.items()))
