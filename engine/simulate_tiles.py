@@ -27,7 +27,9 @@ ROW_CM = 5.0
 """Rows of groups on the table lie this far apart."""
 STEP_CM = 3.0
 """Tiles of one group lie side by side, this far apart centre to centre."""
-GROUP_GAP_CM = 4.0
+GROUP_GAP_CM = 6.0
+"""Groups in one row lie this much further apart than tiles of one group (about two tiles' room between
+them): a gap of one tile's room reads as a tile missing (:func:`vision.tiles.grouping.gaps`)."""
 TABLE_CM = (80.0, 60.0)
 
 

@@ -170,8 +170,11 @@ def replay_gin(seeds: Iterable[int], size: tuple[int, int] = (1280, 720), answer
         yield replay_gin_hand(hand, recognizer, zones, size, answer)
 
 
-def replay_tiles(seeds: Iterable[int], turns: int = 30, players: int = 4, answer: bool = True) -> Iterable[dict[str, Any]]:
+def replay_tiles(seeds: Iterable[int], turns: int = 30, players: int = 4, answer: bool = True,
+                 track: Callable[..., tuple[list, int]] | None = None) -> Iterable[dict[str, Any]]:
     """Tile Rummy on simulated table readings (no images): one record per turn, truth against the tracker.
+    ``track`` (default :func:`~engine.simulate_tiles.track_tiles`) takes a game and ``answer`` and returns
+    the committed events: :mod:`rummyref.tile_replay` passes one that photographs and reads the table.
 
     >>> turn = next(iter(replay_tiles([3], turns=2)))
     >>> sorted(turn)
@@ -181,7 +184,7 @@ def replay_tiles(seeds: Iterable[int], turns: int = 30, players: int = 4, answer
 
     for seed in seeds:
         game = simulate_tiles(seed, players=players, turns=turns)
-        committed, _ = track_tiles(game, answer=answer)
+        committed, _ = (track or track_tiles)(game, answer=answer)
         for number, (truth, event) in enumerate(zip(game.truth, committed), start=1):
             doubtful = event.needs_confirmation
             agree = not doubtful and event.key() == truth.key()

@@ -24,12 +24,16 @@ def register(subparsers) -> None:
                         help="a folder of frames, a video file, or a camera URL (dir:, file:); not with --simulate")
     parser.add_argument("--simulate", type=int, metavar="N", help="replay N freshly simulated hands instead of SOURCE")
     parser.add_argument("--seed", type=int, default=0, help="with --simulate: the first hand's seed (hands use S, S+1, ...)")
-    parser.add_argument("--size", default="1280x720", help="with --simulate: the rendered frame size WxH")
+    parser.add_argument("--size", help="with --simulate: the rendered frame size WxH (default 1280x720; "
+                        "tiles: 1280x960, the tiles then about 57 px tall)")
     parser.add_argument("--answer", action="store_true",
                         help="with --simulate: the simulated players answer the tracker's questions from the table")
     parser.add_argument("--game", default="gin", choices=["gin", "wiener", "tiles"],
                         help="the game played; with --simulate, wiener and tiles run on simulated readings "
-                        "(no images yet): one line per Wiener round or per tile turn")
+                        "(no images; tiles: unless --render): one line per Wiener round or per tile turn")
+    parser.add_argument("--render", action="store_true",
+                        help="with --simulate --game tiles: photograph the table (held-out font, --size) and read it "
+                        "with the tile reader (3 still frames a turn) instead of simulated readings")
     parser.add_argument("--turns", type=int, default=30, help="with --simulate --game tiles: turns per game")
     parser.add_argument("--seats", type=int, default=4, help="with --simulate --game wiener (2-6) or tiles (2-4): players")
     parser.add_argument("--players", help='the two players "Ann,Ben" (default: from a rendered game\'s game.json)')
@@ -55,6 +59,9 @@ def run(args: argparse.Namespace) -> int:
 
     if args.simulate is None and args.game != "gin":
         print(f"rummyref replay: recorded {args.game} games cannot be replayed yet; use --simulate N", file=sys.stderr)
+        return 2
+    if args.render and (args.simulate is None or args.game != "tiles"):
+        print("rummyref replay: --render is for --simulate N --game tiles (Gin is always rendered)", file=sys.stderr)
         return 2
     if args.simulate is not None:
         if args.source:
@@ -131,7 +138,8 @@ def _simulate(args: argparse.Namespace) -> int:
         print(f"rummyref replay: --simulate needs at least 1 hand, got {args.simulate}", file=sys.stderr)
         return 2
     try:
-        size = tuple(int(v) for v in parse_size(args.size, "--size"))
+        default = "1280x960" if args.game == "tiles" else "1280x720"
+        size = tuple(int(v) for v in parse_size(args.size or default, "--size"))
     except argparse.ArgumentTypeError as error:
         print(f"rummyref replay: {error}", file=sys.stderr)
         return 2
@@ -141,7 +149,7 @@ def _simulate(args: argparse.Namespace) -> int:
 
     seeds = range(args.seed, args.seed + args.simulate)
     if args.game == "tiles":
-        return _simulate_tiles(args, seeds)
+        return _simulate_tiles(args, seeds, size)
     if args.game == "wiener":
         return _simulate_wiener(args, seeds)
     done = []
@@ -166,19 +174,26 @@ def _verdict(data: dict) -> str:
     return "agrees" if data["agree"] else "WRONG" if data["wrong"] else "asks"
 
 
-def _simulate_tiles(args: argparse.Namespace, seeds: range) -> int:
+def _simulate_tiles(args: argparse.Namespace, seeds: range, size: tuple[int, ...]) -> int:
     from rummyref.simulated_replay import replay_tiles, tile_summary
 
     if not 2 <= args.seats <= 4 or args.turns < 1:
         print(f"rummyref replay: tiles needs --seats 2-4 and --turns >= 1, got {args.seats} and {args.turns}", file=sys.stderr)
         return 2
+    film = None
+    if args.render:
+        from rummyref.tile_replay import TileFilm
+        from vision.tiles.reader import TileReader
+
+        film = TileFilm(TileReader(threads=args.threads), (size[0], size[1]))
     turns = []
     for seed in seeds:
-        print(f"tile game seed {seed}: {args.turns} turns, {args.seats} players", file=sys.stderr, flush=True)
-        for turn in replay_tiles([seed], args.turns, args.seats, args.answer):
+        print(f"tile game seed {seed}: {args.turns} turns, {args.seats} players"
+              + (f", photographed at {size[0]}x{size[1]} and read" if film else ""), file=sys.stderr, flush=True)
+        for turn in replay_tiles([seed], args.turns, args.seats, args.answer, track=film.track if film else None):
             turns.append(turn)
             _out(args, turn, f"seed {seed} turn {turn['turn']}: {_verdict(turn)} (truth {turn['truth']}, result {turn['result']})")
-    figures = tile_summary(turns)
+    figures = tile_summary(turns) | ({"rendered": f"{size[0]}x{size[1]}"} | film.counts.to_json() if film else {})
     _out(args, figures, f"{figures['agree']}/{figures['turns']} turns agree with the truth, {figures['wrong_committed']} "
                         f"wrong turns committed, {figures['needs_confirmation']} turns asked the players")
     return 0

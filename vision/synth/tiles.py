@@ -267,6 +267,21 @@ class TileAnnotation:
         x, y = self.outline.mean(axis=0)
         return float(x), float(y)
 
+    def set_outline(self, corners: np.ndarray) -> None:
+        """Move the tile to ``corners`` (TL, TR, BR, BL as read upright, e.g. seen in perspective);
+        its angle and size follow.
+
+        >>> tile = TileAnnotation("R7", np.zeros((4, 2)), 0.0, 1.0, 1.0, -1)
+        >>> tile.set_outline(np.array([[10.0, 0.0], [10.0, 30.0], [-30.0, 30.0], [-30.0, 0.0]]))
+        >>> round(math.degrees(tile.angle)), tile.width, tile.height
+        (90, 30.0, 40.0)
+        """
+        self.outline = corners
+        up = corners[0] + corners[1] - corners[2] - corners[3]
+        self.angle = math.atan2(float(up[0]), -float(up[1]))
+        self.width = float(np.linalg.norm(corners[1] - corners[0]))
+        self.height = float(np.linalg.norm(corners[3] - corners[0]))
+
 
 @dataclass
 class TileScene:
@@ -459,14 +474,21 @@ def render_learning_layout(rng: np.random.Generator, palette: str, fonts: str = 
     return _photograph(rng, params, style, tiles, rows, tile_h)
 
 
-def _photograph(rng: np.random.Generator, params: TileSceneParams, style: TileStyle, tiles: list[TileAnnotation],
-                rows: list[list[int]], tile_h: float) -> TileScene:
-    """Draw laid-out tiles on a table, cover some with a hand, and take the photo."""
-    w, h = params.width, params.height
-    image = random_table(rng, w, h)
+def random_tile_table(rng: np.random.Generator, params: TileSceneParams) -> np.ndarray:
+    """A table surface for tiles (BGR uint8, the scene's size); one that looks like tile faces
+    only where ``params.light_tables`` allows it."""
+    image = random_table(rng, params.width, params.height)
     while not params.light_tables and _face_like(image):
-        image = random_table(rng, w, h)
-    image = image.astype(np.float32)
+        image = random_table(rng, params.width, params.height)
+    return image
+
+
+def _photograph(rng: np.random.Generator, params: TileSceneParams, style: TileStyle, tiles: list[TileAnnotation],
+                rows: list[list[int]], tile_h: float, table: np.ndarray | None = None) -> TileScene:
+    """Draw laid-out tiles on a table (``table``, else a random one), cover some with a hand, and
+    take the photo."""
+    w, h = params.width, params.height
+    image = (random_tile_table(rng, params) if table is None else table).astype(np.float32)
     labels = np.zeros((h, w), np.int32)
     light = rng.uniform(0, 2 * math.pi)
     has_shadow = rng.random() < params.shadows
@@ -502,12 +524,8 @@ def _tilt(rng: np.random.Generator, image: np.ndarray, tiles: list[TileAnnotatio
     warped = cv2.warpPerspective(image, matrix, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
     frame = np.float32([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]])
     for tile in tiles:
-        tile.outline = cv2.perspectiveTransform(tile.outline.reshape(-1, 1, 2), matrix).reshape(-1, 2)
+        tile.set_outline(cv2.perspectiveTransform(tile.outline.reshape(-1, 1, 2), matrix).reshape(-1, 2))
         area = cv2.contourArea(np.float32(tile.outline))
         inside, _ = cv2.intersectConvexConvex(np.float32(tile.outline), frame)
         tile.visible *= min(1.0, float(inside / max(area, 1e-6)))
-        up = tile.outline[0] + tile.outline[1] - tile.outline[2] - tile.outline[3]
-        tile.angle = math.atan2(float(up[0]), -float(up[1]))
-        tile.width = float(np.linalg.norm(tile.outline[1] - tile.outline[0]))
-        tile.height = float(np.linalg.norm(tile.outline[3] - tile.outline[0]))
     return warped, tiles
