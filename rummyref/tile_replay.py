@@ -88,12 +88,14 @@ class TileFilm:
     """Photographs and reads simulated tile games: :meth:`track` is a ``track`` for
     :func:`~rummyref.simulated_replay.replay_tiles`."""
 
-    def __init__(self, reader: Any, size: tuple[int, int] = (1280, 960), still_frames: int = STILL_FRAMES) -> None:
+    def __init__(self, reader: Any, size: tuple[int, int] = (1280, 960), still_frames: int = STILL_FRAMES,
+                 effects: float = 1.0) -> None:
         from vision.synth.tile_table import TableCamera
 
         self.reader = reader
         self.camera = TableCamera.overhead(*size)
         self.still_frames = still_frames
+        self.effects = effects
         self.counts = FilmCounts()
 
     def frames(self, game: SimulatedTiles) -> list[TileFrame]:
@@ -101,7 +103,7 @@ class TileFilm:
         the last still frames photographed and read (an incomplete reading as not still)."""
         from vision.synth.tile_table import TableLook, render_table
 
-        look = TableLook.random(np.random.default_rng([game.seed, 0]), self.camera)
+        look = TableLook.random(np.random.default_rng([game.seed, 0]), self.camera, effects=self.effects)
         out: list[TileFrame] = []
         turn: list[TileFrame] = []
         for frame in game.frames:

@@ -76,15 +76,15 @@ class TableLook:
 
     @classmethod
     def random(cls, rng: np.random.Generator, camera: TableCamera, palette: str = "ravensburger",
-               fonts: str = "heldout", skin_free: bool = True) -> "TableLook":
+               fonts: str = "heldout", skin_free: bool = True, effects: float = 1.0) -> "TableLook":
         """A random set of ``palette`` in ``fonts`` on a table that stands out from the tile faces
         (the reader's outline finder needs that, see :mod:`vision.tiles.outlines`). With
         ``skin_free``, tables whose colour the hand detector (:func:`vision.motion.hand_share`)
         takes for skin in photos are drawn again: on those (reddish wood, orange cloth; about 45 % of
         the synth tables) most frames read as a hand over the table, so the reader calls no reading
-        complete."""
+        complete. ``effects`` scales the camera effects (noise, blur, glare; 0: none)."""
         params = TileSceneParams(width=camera.width, height=camera.height, palette=palette, fonts=fonts, hands=0.0,
-                                 tilt=0.0, light_tables=False)
+                                 tilt=0.0, light_tables=False, effects=effects)
         style = replace(TileStyle.random(rng, palette, tile_fonts(fonts)), aspect=TILE_CM[0] / TILE_CM[1])
         while True:
             look = cls(style, random_tile_table(rng, params), params)

@@ -1,0 +1,81 @@
+"""Simulated tile games photographed, read by the real tile reader, tracked and scored."""
+
+from __future__ import annotations
+
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from engine.simulate_tiles import simulate_tiles
+from rummyref.cli import main
+from rummyref.simulated_replay import replay_tiles
+from rummyref.tile_replay import TileFilm, sightings
+from vision.synth.tile_table import TableCamera, TableLook, render_table
+from vision.tiles.reader import TileReader
+
+
+@pytest.fixture(scope="module")
+def reader() -> TileReader:
+    return TileReader(threads=1)
+
+
+def test_the_tiles_read_lie_where_the_simulator_put_them(reader):
+    camera = TableCamera.overhead(1280, 960)
+    table = [("R7", 10.0, 10.0), ("R8", 13.0, 10.0), ("R9", 16.0, 10.0), ("B4", 40.0, 30.0), ("G4", 43.0, 30.0)]
+    look = TableLook.random(np.random.default_rng(2), camera, effects=0.0)
+    seen = sightings(reader.read(render_table(np.random.default_rng(3), camera, look, table).image), camera)
+    assert sorted(s.code for s in seen) == sorted(code for code, _, _ in table)
+    for code, x, y in table:
+        assert any(s.code == code and abs(s.x - x) < 0.5 and abs(s.y - y) < 0.5 for s in seen), (code, seen)
+
+
+def test_a_short_rendered_game_commits_the_true_turns(reader):
+    film = TileFilm(reader, effects=0.0)
+    turns = list(replay_tiles([4], turns=3, players=4, answer=True, track=film.track))
+    assert [(t["result"], t["agree"]) for t in turns] == [(t["truth"], True) for t in turns]
+    assert [len(t["truth"]["played"]) for t in turns] == [6, 6, 6]     # tiles played, by identity, not just counted
+    assert film.counts.frames == 9 and film.counts.incomplete == 0
+
+
+class SmudgedReader:
+    """The real reader on frames where the number of the tile at ``spot`` (table cm) is wiped off:
+    a tile seen but unreadable."""
+
+    def __init__(self, reader: TileReader, camera: TableCamera, spot: tuple[float, float]) -> None:
+        self.reader, self.camera, self.spot = reader, camera, spot
+
+    def read(self, image: np.ndarray):
+        x, y = self.spot
+        number = self.camera.to_image([(x - 1.0, y - 1.5), (x + 1.0, y - 1.5), (x + 1.0, y + 0.6), (x - 1.0, y + 0.6)])
+        fx, fy = self.camera.to_image([(x, y + 1.5)])[0]          # the face below the number
+        image = image.copy()
+        cv2.fillConvexPoly(image, np.int32(number.round()), [int(v) for v in image[int(fy), int(fx)]])
+        return self.reader.read(image)
+
+
+def test_a_turn_with_an_unreadable_tile_asks_instead_of_guessing(reader):
+    game = simulate_tiles(4, turns=3)
+    code, x, y = game.frames[-1].table[-1]          # a tile the third turn lays
+    assert code not in {c for c, _, _ in game.frames[0].table}
+    film = TileFilm(SmudgedReader(reader, TableCamera.overhead(1280, 960), (x, y)), effects=0.0)
+    turns = list(replay_tiles([4], turns=3, players=4, answer=True, track=film.track))
+    assert [t["agree"] for t in turns[:2]] == [True, True]
+    assert turns[2]["needs_confirmation"] and turns[2]["result"] is None and not turns[2]["wrong"]
+    assert film.counts.incomplete >= 1
+
+
+def test_replay_render_prints_a_line_per_turn_and_a_summary(capsys):
+    assert main(["replay", "--simulate", "1", "--seed", "4", "--game", "tiles", "--turns", "2", "--render",
+                 "--answer", "--json"]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [line.get("turn") for line in lines[:2]] == [1, 2]
+    summary = lines[-1]
+    assert summary["turns"] == 2 and summary["frames_read"] == 6 and summary["rendered"] == "1280x960"
+    assert summary["agree"] + summary["needs_confirmation"] + summary["wrong_committed"] == 2
+
+
+def test_render_is_refused_for_other_games(capsys):
+    assert main(["replay", "--simulate", "1", "--game", "gin", "--render"]) == 2
+    assert "--render is for --simulate N --game tiles" in capsys.readouterr().err
