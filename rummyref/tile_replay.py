@@ -11,11 +11,12 @@ inverse homography, the reading's confidence). The turns then go through the sam
 :class:`~engine.tile_tracker.TileTracker` and the same scoring as the readings-only path
 (:func:`rummyref.simulated_replay.replay_tiles`).
 
-A reading that is not :attr:`~vision.tiles.reader.TableReading.complete` (an empty table excepted; signs of a missed tile,
-a hand over the table) is no reading of the still table: its frame goes to the tracker as not
-still, so the tracker's window starts again and a turn whose last frames are not all complete
-ends as a question, never as a guess. The hands moving between turns are one not-still frame
-(not drawn). The tracker's window is the frames rendered (:data:`RENDERED_OPTIONS`).
+A reading that is not :attr:`~vision.tiles.reader.TableReading.complete` (signs of a missed
+tile, a hand over the table; an empty table excepted) is no reading of the still table: its frame
+goes to the tracker as not still, so the tracker's window starts again. A turn thus ends as a
+question, never as a guess, unless 3 complete readings in a row follow the last incomplete one
+(:data:`RENDERED_OPTIONS`; with the default 3 frames a turn, any incomplete reading makes its turn
+ask). The hands moving between turns are one not-still frame (not drawn).
 """
 
 from __future__ import annotations
@@ -31,9 +32,10 @@ from engine.simulate_tiles import SimulatedTiles, TileFrame, track_tiles
 from engine.tile_tracker import TileEvent, TileSighting, TileTrackerOptions
 
 STILL_FRAMES = 3
-"""Still frames photographed and read per turn (a real camera sees more; this keeps replays fast)."""
-RENDERED_OPTIONS = TileTrackerOptions(window=STILL_FRAMES, quorum=2)
-"""The tracker settles a table agreed by 2 of the 3 frames read."""
+"""Still frames photographed and read per turn by default (the simulator's turns have 9-14, a live
+camera more; few keep replays fast)."""
+RENDERED_OPTIONS = TileTrackerOptions(window=3, quorum=2)
+"""The tracker settles a table on 3 complete readings in a row, 2 of them agreeing."""
 EMPTY_TABLE = "no tile found"
 """The reader's only doubt about a frame with no tile at all: the empty table before the first
 turn, not a sign of a tile missed (that shows as a patch of face colour left unexplained)."""

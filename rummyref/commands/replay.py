@@ -33,7 +33,10 @@ def register(subparsers) -> None:
                         "(no images; tiles: unless --render): one line per Wiener round or per tile turn")
     parser.add_argument("--render", action="store_true",
                         help="with --simulate --game tiles: photograph the table (held-out font, --size) and read it "
-                        "with the tile reader (3 still frames a turn) instead of simulated readings")
+                        "with the tile reader instead of simulated readings")
+    parser.add_argument("--still-frames", type=int, default=3,
+                        help="with --render: still frames photographed and read per turn (the last ones; the tracker "
+                        "settles the table on 3 complete readings in a row, 2 of them agreeing)")
     parser.add_argument("--turns", type=int, default=30, help="with --simulate --game tiles: turns per game")
     parser.add_argument("--seats", type=int, default=4, help="with --simulate --game wiener (2-6) or tiles (2-4): players")
     parser.add_argument("--players", help='the two players "Ann,Ben" (default: from a rendered game\'s game.json)')
@@ -185,7 +188,10 @@ def _simulate_tiles(args: argparse.Namespace, seeds: range, size: tuple[int, ...
         from rummyref.tile_replay import TileFilm
         from vision.tiles.reader import TileReader
 
-        film = TileFilm(TileReader(threads=args.threads), (size[0], size[1]))
+        if args.still_frames < 3:
+            print(f"rummyref replay: --still-frames must be at least 3, got {args.still_frames}", file=sys.stderr)
+            return 2
+        film = TileFilm(TileReader(threads=args.threads), (size[0], size[1]), args.still_frames)
     turns = []
     for seed in seeds:
         print(f"tile game seed {seed}: {args.turns} turns, {args.seats} players"
