@@ -37,6 +37,9 @@ def register(subparsers) -> None:
     parser.add_argument("--still-frames", type=int, default=3,
                         help="with --render: still frames photographed and read per turn (the last ones; the tracker "
                         "settles the table on 3 complete readings in a row, 2 of them agreeing)")
+    parser.add_argument("--effects", type=float, default=1.0,
+                        help="with --render: strength of the camera effects (light gradient, glare, white balance, "
+                        "blur, noise, JPEG; 0 = none, 1 = as the reader's test scenes)")
     parser.add_argument("--turns", type=int, default=30, help="with --simulate --game tiles: turns per game")
     parser.add_argument("--seats", type=int, default=4, help="with --simulate --game wiener (2-6) or tiles (2-4): players")
     parser.add_argument("--players", help='the two players "Ann,Ben" (default: from a rendered game\'s game.json)')
@@ -191,7 +194,7 @@ def _simulate_tiles(args: argparse.Namespace, seeds: range, size: tuple[int, ...
         if args.still_frames < 3:
             print(f"rummyref replay: --still-frames must be at least 3, got {args.still_frames}", file=sys.stderr)
             return 2
-        film = TileFilm(TileReader(threads=args.threads), (size[0], size[1]), args.still_frames)
+        film = TileFilm(TileReader(threads=args.threads), (size[0], size[1]), args.still_frames, args.effects)
     turns = []
     for seed in seeds:
         print(f"tile game seed {seed}: {args.turns} turns, {args.seats} players"
@@ -199,7 +202,8 @@ def _simulate_tiles(args: argparse.Namespace, seeds: range, size: tuple[int, ...
         for turn in replay_tiles([seed], args.turns, args.seats, args.answer, track=film.track if film else None):
             turns.append(turn)
             _out(args, turn, f"seed {seed} turn {turn['turn']}: {_verdict(turn)} (truth {turn['truth']}, result {turn['result']})")
-    figures = tile_summary(turns) | ({"rendered": f"{size[0]}x{size[1]}"} | film.counts.to_json() if film else {})
+    figures = tile_summary(turns) | ({"rendered": f"{size[0]}x{size[1]}", "still_frames": args.still_frames,
+                                      "effects": args.effects} | film.counts.to_json() if film else {})
     _out(args, figures, f"{figures['agree']}/{figures['turns']} turns agree with the truth, {figures['wrong_committed']} "
                         f"wrong turns committed, {figures['needs_confirmation']} turns asked the players")
     return 0
