@@ -75,6 +75,10 @@ class FilmCounts:
     frames: int = 0
     incomplete: int = 0
     exact: int = 0
+    turns: int = 0
+    complete_turns: int = 0
+    """Turns whose every reading was complete: those the tracker could judge had it known the table
+    before them (after a turn it cannot read, it asks about every later one)."""
     """Readings whose tiles equal the table's (as a multiset), complete or not: how far the doubts,
     not the tiles read, keep turns from being committed."""
     seconds: float = 0.0
@@ -82,6 +86,7 @@ class FilmCounts:
 
     def to_json(self) -> dict[str, Any]:
         return {"frames_read": self.frames, "incomplete_readings": self.incomplete, "exact_readings": self.exact,
+                "turns_read_complete": f"{self.complete_turns}/{self.turns}",
                 "read_seconds": round(self.seconds, 1),
                 "read_fps": round(self.frames / self.seconds, 2) if self.seconds else None}
 
@@ -115,6 +120,7 @@ class TileFilm:
             moving = [f for f in turn if not f.still]
             if moving:
                 out.append(replace(moving[0], sightings=()))
+            readable = True
             for still in [f for f in turn if f.still][-self.still_frames:]:
                 scene = render_table(np.random.default_rng([game.seed, 1, still.frame_id]), self.camera, look, still.table)
                 start = time.perf_counter()
@@ -124,6 +130,9 @@ class TileFilm:
                 self.counts.incomplete += not usable(reading)
                 self.counts.exact += Counter(t.tile for t in reading.tiles) == Counter(t[0] for t in still.table)
                 out.append(replace(still, sightings=sightings(reading, self.camera), still=usable(reading)))
+                readable = readable and usable(reading)
+            self.counts.turns += 1
+            self.counts.complete_turns += readable
             turn = []
         return out
 

@@ -36,7 +36,7 @@ def test_a_short_rendered_game_commits_the_true_turns(reader):
     turns = list(replay_tiles([4], turns=3, players=4, answer=True, track=film.track))
     assert [(t["result"], t["agree"]) for t in turns] == [(t["truth"], True) for t in turns]
     assert [len(t["truth"]["played"]) for t in turns] == [6, 6, 6]     # tiles played, by identity, not just counted
-    assert film.counts.frames == 9 and film.counts.incomplete == 0
+    assert film.counts.frames == 9 and film.counts.incomplete == 0 and film.counts.complete_turns == 3
 
 
 class SmudgedReader:
