@@ -75,12 +75,12 @@ class FilmCounts:
     frames: int = 0
     incomplete: int = 0
     exact: int = 0
+    """Readings whose tiles equal the table's (as a multiset), complete or not: how far the doubts,
+    not the tiles read, keep turns from being committed."""
     turns: int = 0
     complete_turns: int = 0
     """Turns whose every reading was complete: those the tracker could judge had it known the table
     before them (after a turn it cannot read, it asks about every later one)."""
-    """Readings whose tiles equal the table's (as a multiset), complete or not: how far the doubts,
-    not the tiles read, keep turns from being committed."""
     seconds: float = 0.0
     """Reading time only (rendering is not timed)."""
 
