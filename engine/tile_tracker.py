@@ -11,7 +11,12 @@ turn (tiles taken away, invalid groups, the first laying out worth 40 points). A
 changes nothing is a draw from the pool.
 
 It never guesses: a tile read below ``min_confidence`` is a ``needs_confirmation`` question, and
-a turn that ends while the table is unsettled or a question is open is one too.
+a turn that ends while the table is unsettled or a question is open is one too. After such a turn
+the table before the next one is unknown, so that turn is a question as well; the table settled
+at its end is the reference again from then on, tentatively: that unread turn may have been
+illegal and taken back, so a later turn that lacks tiles of it is a question too. Whether the player of an unread turn has made
+the first laying out is unknown too: a later turn of theirs that is legal only if they had is a
+question.
 
 >>> t = TileTracker(("Ann", "Ben"), options=TileTrackerOptions(window=1, quorum=1))
 >>> row = [TileSighting(code, 0.95, 10 + 3 * i, 20) for i, code in enumerate(["R10", "R11", "R12", "R13"])]
@@ -126,7 +131,8 @@ class TileTracker:
         self.players, self.rules, self.options = tuple(players), rules, options
         self.events: list[TileEvent] = []
         self.turn = 0
-        self.opened = {p: False for p in self.players}
+        self.opened: dict[str, bool | None] = {p: False for p in self.players}
+        """Whether each player has made the first laying out; None: unknown (a turn of theirs was not read)."""
         self.table: list[_Tile] = []
         """The table as settled at the end of the last turn."""
         self._now: list[_Tile] | None = []
@@ -134,6 +140,8 @@ class TileTracker:
         self._overrides: list[tuple[float, float, str, str]] = []
         self._pending: dict[int, _Tile] = {}
         self._unsure = 0
+        self._tentative = False
+        """The reference table was read at the end of an unread turn, which may yet be taken back."""
 
     @property
     def player(self) -> str:
@@ -174,28 +182,47 @@ class TileTracker:
         """The player to move ends the turn (button or timer): commit it, checked by the engine."""
         player = self.player
         if self._now is None or self._pending or self._unsure:
-            why = ("a question about a tile is open" if self._pending else
-                   "the table was not still long enough to read" if self._now is None else
-                   f"turn #{self._unsure} could not be read, so the table before this one is unknown")
-            event = self._emit("turn", frame_id, player, needs_confirmation=True, detail=f"{player}'s turn ended but {why}")
-            self.turn += 1
-            self._unsure = self._unsure or event.seq  # the reference table is lost: every later turn is asked about
-            return [event]
+            return [self._unread_turn(frame_id, player)]
         before, after = self._groups(self.table), self._groups(self._now)
         played = Counter(t.code for t in self._now) - Counter(t.code for t in self.table)
-        self.turn += 1
+        if self._tentative and Counter(t.code for t in self.table) - Counter(t.code for t in self._now):
+            return [self._unread_turn(frame_id, player, "tiles read after an unread turn are missing: that turn may "
+                                                        "have been taken back, so the table before this one is unknown")]
         if not played and sorted(map(sorted, before)) == sorted(map(sorted, after)):
-            self.table = self._now
+            self.turn += 1
+            self.table, self._tentative = self._now, False
             return [self._emit("draw", frame_id, player)]
         parse = lambda codes: [parse_tile(c) for c in codes]  # noqa: E731 - one-line conversion
-        check = check_turn([parse(g) for g in before], [parse(g) for g in after], parse(played.elements()),
-                           self.opened[player], self.rules)
+        checks = {opened: check_turn([parse(g) for g in before], [parse(g) for g in after], parse(played.elements()),
+                                     opened, self.rules)
+                  for opened in ((True, False) if self.opened[player] is None else (self.opened[player],))}
+        if len({c.legal for c in checks.values()}) > 1:
+            return [self._unread_turn(frame_id, player, f"whether {player} had made the first laying out is unknown "
+                                                        f"(a turn of theirs was not read), and this turn is legal only if so")]
+        # Legal either way, or illegal either way: then the violations that hold whatever came before.
+        check = checks[True] if True in checks else checks[False]
+        self.turn += 1
         if check.legal:
             self.opened[player] = True
-            self.table = self._now
+            self.table, self._tentative = self._now, False
         # An illegal turn is taken back (002: the tiles go back to the rack): the table before it stays the reference.
         return [self._emit("turn", frame_id, player, played=tuple(sorted(played.elements())), groups=tuple(map(tuple, after)),
                            legal=check.legal, violations=check.violations, opening_points=check.opening_points)]
+
+    def _unread_turn(self, frame_id: int, player: str, why: str | None = None) -> TileEvent:
+        """The turn is a question; the table settled now (if any, with no question open) is the next reference."""
+        why = why or ("a question about a tile is open" if self._pending else
+                      "the table was not still long enough to read" if self._now is None else
+                      f"turn #{self._unsure} could not be read, so the table before this one is unknown")
+        event = self._emit("turn", frame_id, player, needs_confirmation=True, detail=f"{player}'s turn ended but {why}")
+        self.turn += 1
+        if not self.opened[player]:
+            self.opened[player] = None
+        if self._now is not None and not self._pending:
+            self.table, self._unsure, self._tentative = self._now, 0, True  # known again, unless taken back
+        else:
+            self._unsure = self._unsure or event.seq
+        return event
 
     # --- reading ------------------------------------------------------------------------------
 

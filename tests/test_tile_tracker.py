@@ -50,3 +50,47 @@ def test_a_turn_ending_on_a_moving_table_is_a_question():
     assert t.end_turn(2)[0].needs_confirmation  # the table before Ben's turn is unknown: asked, not guessed
     with pytest.raises(TileTrackerError, match="2-4 players"):
         TileTracker(("Ann",))
+
+
+def sightings(codes, y=20.0):
+    return [TileSighting(c, 0.95, 10 + 3 * i, y) for i, c in enumerate(codes)]
+
+
+def test_after_an_unread_turn_the_table_read_at_the_next_turns_end_is_the_reference_again():
+    t = TileTracker(("Ann", "Ben"), options=TileTrackerOptions(window=1, quorum=1))
+    t.update(1, sightings(["R10", "R11", "R12", "R13"]), still=False)
+    assert t.end_turn(1)[0].needs_confirmation  # Ann's turn: the table moved until the end
+    t.update(2, sightings(["R10", "R11", "R12", "R13"]), still=True)
+    ben = t.end_turn(2)[0]
+    assert ben.needs_confirmation and "turn #1 could not be read" in ben.detail
+    run = sightings(["B9", "B10", "B11", "B12", "B13"], y=30)
+    t.update(3, sightings(["R10", "R11", "R12", "R13"]) + run, still=True)
+    ann = t.end_turn(3)[0]  # judged again: Ann adds a run of 55 points; whether she opened in turn 1 does not matter
+    assert not ann.needs_confirmation and ann.legal and ann.played == ("B10", "B11", "B12", "B13", "B9")
+    t.update(4, sightings(["R10", "R11", "R12", "R13"]) + run, still=True)
+    assert t.end_turn(4)[0].kind == "draw"
+
+
+def test_a_turn_legal_only_if_an_unread_turn_was_the_opening_is_asked():
+    t = TileTracker(("Ann", "Ben"), options=TileTrackerOptions(window=1, quorum=1))
+    t.update(1, sightings(["R10", "R11", "R12"]), still=False)
+    t.end_turn(1)  # Ann's turn, unread: did she lay out 40 points?
+    t.update(2, sightings(["R10", "R11", "R12"]), still=True)
+    t.end_turn(2)  # Ben: the table before is unknown
+    t.update(3, sightings(["R10", "R11", "R12", "R13"]), still=True)
+    ann = t.end_turn(3)[0]  # R13 added to the run: legal only if Ann had opened
+    assert ann.needs_confirmation and "whether Ann had made the first laying out is unknown" in ann.detail
+
+
+def test_tiles_of_an_unread_turn_taken_back_later_are_asked_not_judged_missing():
+    t = TileTracker(("Ann", "Ben"), options=TileTrackerOptions(window=1, quorum=1))
+    t.update(1, sightings(["B1", "B2", "B3"]), still=False)
+    t.end_turn(1)
+    t.update(2, sightings(["B1", "B2", "B3"]), still=True)
+    t.end_turn(2)  # Ben's turn: asked; the table read now (B1 B2 B3) is the reference, tentatively
+    t.update(3, [], still=True)  # Ann's unread turn was illegal (6 points, no opening): its tiles went back
+    ann = t.end_turn(3)[0]
+    assert ann.needs_confirmation and "may have been taken back" in ann.detail
+    t.update(4, sightings(["Y7", "Y8", "Y9", "Y10", "Y11"]), still=True)
+    ben = t.end_turn(4)[0]  # the empty table is the reference again: Ben lays out 45 points
+    assert not ben.needs_confirmation and ben.legal and ben.played == ("Y10", "Y11", "Y7", "Y8", "Y9")
