@@ -114,6 +114,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--keep-patches", action="store_true",
                         help="store the rendered patches next to the model and reuse them on the next run")
     parser.add_argument("--threads", type=int, default=2, help="torch threads and rendering workers (default 2)")
+    parser.add_argument("--init", type=Path, metavar="DIR",
+                        help="fine-tune DIR's tiles-classifier.onnx instead of training from scratch (lower learning "
+                             "rate, batch-norm statistics frozen)")
     return parser.parse_args(argv)
 
 
@@ -141,11 +144,12 @@ def main(argv: list[str] | None = None) -> int:
     progress(f"{len(patches)} classifier patches ({int((classes == NONE_CLASS).sum())} not a tile, "
              f"{int((classes == UPSIDE_CLASS).sum())} upside down)")
     classifier = train_classifier(patches, classes, args.classifier_steps, args.batch, args.seed, progress, NUM_CLASSES,
-                                  CLASSIFIER_WIDTHS)
+                                  CLASSIFIER_WIDTHS, init=args.init / CLASSIFIER_FILE if args.init else None)
     export_classifier(classifier, args.out / CLASSIFIER_FILE, PATCH_HEIGHT, PATCH_WIDTH)
     progress(f"exported {CLASSIFIER_FILE} to {args.out}")
     figures = {"seed": args.seed, "training_tables": args.scenes, "patches": int(len(patches)),
-               "classifier_steps": args.classifier_steps, "batch": args.batch}
+               "classifier_steps": args.classifier_steps, "batch": args.batch,
+               "fine_tuned_from": str(args.init) if args.init else None}
     if args.eval_scenes:
         from vision.tiles.evaluation import evaluate_tables
         from vision.tiles.reader import TileReader
