@@ -40,6 +40,13 @@ DARKEST = 0.68
 """A face may be this much darker than the lightest faces near it."""
 DEEPEST_SHADE = 0.8
 """... and the faces in a shadow this much darker than those in the light."""
+LOOSE_TOLERANCE = 32.0
+LOOSE_SHADE = 0.6
+LOOSE_GAIN = 1.1
+LOOSE_EXPLAINED = 0.9
+"""The looser second look at the winning face colour (:func:`face_rects`): colour tolerance,
+deepest shade, how many more tiles it must explain to win, and how much of its mask its tiles
+must explain."""
 SQUARE = 1.08
 """A light blob nearer to square than this (long / short side) is no tile (tablecloth dots)."""
 MAX_COVER = 0.45
@@ -96,7 +103,7 @@ def _face_colours(lab: np.ndarray, peaks: int = 3) -> list[tuple[float, float, f
     return guesses
 
 
-def _shade(light: np.ndarray, face: float) -> np.ndarray:
+def _shade(light: np.ndarray, face: float, deepest: float = DEEPEST_SHADE) -> np.ndarray:
     """How much darker than ``face`` the lightest things nearby are (0..1, per pixel; at least
     :data:`DEEPEST_SHADE`): in a shadow or the dark corner of a frame the faces are darker too,
     so the bar for "not much darker than a face" drops with them. "Nearby" is about a tenth of
@@ -104,14 +111,17 @@ def _shade(light: np.ndarray, face: float) -> np.ndarray:
     coarse = cv2.resize(light, None, fx=1 / 16, fy=1 / 16, interpolation=cv2.INTER_AREA)
     lightest = cv2.GaussianBlur(cv2.dilate(coarse, np.ones((5, 5), np.uint8)), (5, 5), 0)
     near = cv2.resize(lightest, (light.shape[1], light.shape[0]), interpolation=cv2.INTER_LINEAR)
-    return np.clip(near / max(face, 1.0), DEEPEST_SHADE, 1.0)
+    return np.clip(near / max(face, 1.0), deepest, 1.0)
 
 
-def face_mask(lab: np.ndarray, face: tuple[float, float, float], tolerance: float = COLOUR_TOLERANCE) -> np.ndarray:
+def face_mask(lab: np.ndarray, face: tuple[float, float, float], tolerance: float = COLOUR_TOLERANCE,
+              deepest: float = DEEPEST_SHADE) -> np.ndarray:
     """Pixels near the face colour ``face`` (within ``tolerance`` in a, b) and not much darker
-    (uint8 0/255), from a Lab frame (a and b centred on 0)."""
+    (uint8 0/255; in a shadow down to ``deepest`` of the face's lightness), from a Lab frame
+    (a and b centred on 0)."""
     fl, fa, fb = face
-    near = (np.hypot(lab[:, :, 1] - fa, lab[:, :, 2] - fb) < tolerance) & (lab[:, :, 0] > DARKEST * fl * _shade(lab[:, :, 0], fl))
+    near = ((np.hypot(lab[:, :, 1] - fa, lab[:, :, 2] - fb) < tolerance)
+            & (lab[:, :, 0] > DARKEST * fl * _shade(lab[:, :, 0], fl, deepest)))
     opened = cv2.morphologyEx(near.astype(np.uint8) * 255, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
     # Closing seals the dents of digits at the bevel and the thin seams inside a row.
     return cv2.morphologyEx(opened, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
@@ -159,23 +169,51 @@ def face_rects(small: np.ndarray, min_area: float) -> tuple[list, np.ndarray | N
     # seamed count so far cannot win.
     looks.sort(key=lambda look: -_tile_count(look[1]))
     best: tuple[list, np.ndarray | None] = ([], None)
-    best_count = -1.0
+    best_count, best_face = -1.0, (0.0, 0.0, 0.0)
     for _, rects, mask in looks:
         if _tile_count(rects) <= best_count:
             break
         count = _seamed_count(small, rects)
         if count > best_count:
-            best, best_count = (rects, mask), count
+            best, best_count, best_face = (rects, mask), count, face
+    if best_count > 0:
+        # A light or colour gradient across the table (a warm lamp on one side, a dark corner)
+        # leaves the far faces outside the winning colour: a looser look at the same colour
+        # wins where it explains clearly more tiles.
+        mask = face_mask(lab, best_face, LOOSE_TOLERANCE, LOOSE_SHADE)
+        if np.count_nonzero(mask) <= MAX_COVER * mask.size:
+            rects = _rect_blobs(mask, min_area, stricter=lambda: face_mask(lab, best_face, COLOUR_TOLERANCE / 2))
+            # ... and where the tiles explain nearly all of its mask (not a light check of the cloth)
+            if _tile_count(rects) > best_count * LOOSE_GAIN and _explained_share(mask, rects) >= LOOSE_EXPLAINED:
+                count = _seamed_count(small, rects)
+                if count > best_count * LOOSE_GAIN:
+                    best = (rects, mask)
     return best
+
+
+def _covered(shape: tuple[int, ...], rects: list) -> np.ndarray:
+    """The pixels (uint8 0/255) inside any of ``rects``."""
+    covered = np.zeros(shape[:2], np.uint8)
+    for rect in rects:
+        cv2.fillPoly(covered, [np.round(cv2.boxPoints(rect)).astype(np.int32)], 255)
+    return covered
+
+
+def _explained_share(mask: np.ndarray, rects: list) -> float:
+    """The share of a face mask's pixels inside the tile rectangles found in it.
+
+    >>> mask = np.zeros((40, 40), np.uint8); mask[5:15, 5:30] = 255; mask[30:35, 0:10] = 255
+    >>> round(_explained_share(mask, [((17.0, 9.5), (25.0, 10.0), 0.0)]), 2)
+    0.83
+    """
+    return float(np.count_nonzero(mask & _covered(mask.shape, rects)) / max(1, np.count_nonzero(mask)))
 
 
 def _unexplained(mask: np.ndarray, rects: list, height: float, aspect: float) -> list[tuple[float, float]]:
     """Centres of face-coloured patches, each about as big as a tile face, that no accepted
     rectangle explains: a tile the finder may have missed (merged with glare or the table,
     split by its own ink). Thin slivers along the rectangles' edges are opened away."""
-    covered = np.zeros_like(mask)
-    for rect in rects:
-        cv2.fillPoly(covered, [np.round(cv2.boxPoints(rect)).astype(np.int32)], 255)
+    covered = _covered(mask.shape, rects)
     grow = max(3, int(round(height * 0.15)) | 1)
     left = mask & ~cv2.dilate(covered, np.ones((grow, grow), np.uint8))
     size = max(3, int(round(height * aspect * 0.45)))
