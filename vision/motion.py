@@ -84,26 +84,39 @@ def skin_mask(image: np.ndarray) -> np.ndarray:
 
 
 def hand_share(frame: np.ndarray, width: int = 160) -> float:
-    """The share of the frame under its largest skin-coloured patch: a hand or arm over the table.
+    """The share of the frame under its largest skin-coloured patch that reaches the frame's
+    edge: a hand or arm reaching in over the table. A skin-coloured patch of the table itself
+    (a wood grain stripe, a check of the cloth) mostly lies inside the frame; a player's arm
+    comes in from outside it.
 
     >>> frame = np.zeros((90, 160, 3), np.uint8); frame[:] = (40, 120, 40)   # green cloth
     >>> hand_share(frame)
     0.0
-    >>> frame[20:60, 30:60] = (90, 120, 200)                                 # a skin-toned hand
+    >>> frame[20:60, 30:60] = (90, 120, 200)             # a skin-toned patch inside the frame
+    >>> hand_share(frame)
+    0.0
+    >>> frame[40:90, 100:120] = (90, 120, 200)           # an arm reaching in from the bottom
     >>> round(hand_share(frame), 3)
-    0.083
+    0.069
     """
     small = cv2.resize(frame, (width, max(1, round(frame.shape[0] * width / frame.shape[1]))), interpolation=cv2.INTER_AREA)
-    return _largest_patch(skin_mask(small)) / small.shape[0] / small.shape[1]
+    return _largest_patch(skin_mask(small), reaching_edge=True) / small.shape[0] / small.shape[1]
 
 
-def _largest_patch(mask: np.ndarray) -> int:
-    """Pixels in the largest connected patch of ``mask`` after an opening removes specks.
+def _largest_patch(mask: np.ndarray, reaching_edge: bool = False) -> int:
+    """Pixels in the largest connected patch of ``mask`` after an opening removes specks (with
+    ``reaching_edge``, of the patches that touch the mask's border).
 
     >>> mask = np.zeros((20, 20), bool); mask[2:12, 2:10] = True; mask[15, 15] = True
-    >>> _largest_patch(mask)
-    80
+    >>> _largest_patch(mask), _largest_patch(mask, reaching_edge=True)
+    (80, 0)
     """
     opened = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     count, _, stats, _ = cv2.connectedComponentsWithStats(opened, connectivity=8)
-    return int(stats[1:, cv2.CC_STAT_AREA].max()) if count > 1 else 0
+    stats = stats[1:]
+    if reaching_edge:
+        left, top, right, bottom = (stats[:, cv2.CC_STAT_LEFT], stats[:, cv2.CC_STAT_TOP],
+                                    stats[:, cv2.CC_STAT_LEFT] + stats[:, cv2.CC_STAT_WIDTH],
+                                    stats[:, cv2.CC_STAT_TOP] + stats[:, cv2.CC_STAT_HEIGHT])
+        stats = stats[(left == 0) | (top == 0) | (right >= mask.shape[1]) | (bottom >= mask.shape[0])]
+    return int(stats[:, cv2.CC_STAT_AREA].max()) if len(stats) else 0
