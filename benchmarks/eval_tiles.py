@@ -20,6 +20,7 @@ Run: ``python benchmarks/eval_tiles.py`` (``--help`` for the counts and the seed
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import time
 from collections import Counter
@@ -80,9 +81,19 @@ def verdict(before, after, played, rules: TileRules):
     return check_turn(before, after, played, opened=True, rules=rules)
 
 
+def doubt_kind(doubt: str) -> str:
+    """A reader's doubt without its positions and counts.
+
+    >>> doubt_kind("the blob at (315, 80) cut into 3 tile(s) of unusual width")
+    'the blob at # cut into # tile(s) of unusual width'
+    """
+    return re.sub(r"\([\d., -]+\)|\d+", "#", doubt)
+
+
 def judge_turn(reader: TileReader, rng: np.random.Generator, palette_name: str, kind: str,
-               confirm_below: float) -> tuple[str, str]:
-    """'right', 'wrong' or 'confirm' for one rendered turn, and why a confirmation was asked."""
+               confirm_below: float, doubts: Counter | None = None) -> tuple[str, str]:
+    """'right', 'wrong' or 'confirm' for one rendered turn, and why a confirmation was asked
+    (``doubts`` counts the kinds of doubt the two readings listed)."""
     palette = PALETTES[palette_name]
     rules = TileRules(palette=palette)
     while True:
@@ -97,6 +108,8 @@ def judge_turn(reader: TileReader, rng: np.random.Generator, palette_name: str, 
     readings = [reader.read(scene.image) for scene in scenes]
     unsure = min(r.least_confidence() for r in readings) < confirm_below
     doubted = not all(r.complete for r in readings)
+    if doubts is not None:
+        doubts.update({doubt_kind(d) for r in readings for d in r.doubts})
     if unsure or doubted:
         return "confirm", " and ".join(why for why, seen in (("a tile read unsure", unsure), ("doubts", doubted)) if seen)
     try:
@@ -130,11 +143,12 @@ def main(argv: list[str] | None = None) -> int:
                   f"{light.summary()}", flush=True)
     outcomes: Counter = Counter()
     reasons: Counter = Counter()
+    doubts: Counter = Counter()
     by_kind: dict[str, Counter] = {kind: Counter() for kind in TURN_KINDS}
     rng = np.random.default_rng(args.seed)
     for turn in range(args.turns):
         kind = TURN_KINDS[turn % len(TURN_KINDS)]
-        result, why = judge_turn(reader, rng, list(PALETTES)[turn % 2], kind, args.confirm_below)
+        result, why = judge_turn(reader, rng, list(PALETTES)[turn % 2], kind, args.confirm_below, doubts)
         outcomes[result] += 1
         reasons[why] += bool(why)
         by_kind[kind][result] += 1
@@ -144,6 +158,7 @@ def main(argv: list[str] | None = None) -> int:
               f"wrong verdict {outcomes['wrong']} ({outcomes['wrong'] / args.turns:.2%}); "
               f"confirm below {args.confirm_below}")
         print("  confirmation asked for: " + ", ".join(f"{why} {n}" for why, n in reasons.most_common() if n))
+        print("  turns with a doubt of this kind: " + "; ".join(f"{what} {n}" for what, n in doubts.most_common()))
         for kind, counts in by_kind.items():
             print(f"  {kind}: right {counts['right']}, confirm {counts['confirm']}, wrong {counts['wrong']}")
     print(f"({time.monotonic() - started:.0f} s)")
