@@ -89,12 +89,13 @@ AWAY_FROM_TABLE = 20.0
 """On such a table a hand is told by its colour: this far (Lab, lightness counted half) from the table's."""
 
 
-def hand_share(frame: np.ndarray, width: int = 160) -> float:
+def hand_share(frame: np.ndarray, width: int = 160, ignore: list[np.ndarray] | None = None) -> float:
     """The share of the frame under its largest skin-coloured patch that reaches the frame's
     edge: a hand or arm reaching in over the table. A skin-coloured patch of the table itself
     (a wood grain stripe, a check of the cloth) mostly lies inside the frame, and a patch over
     :data:`TABLE_SHARE` of the frame is the table; there only skin-coloured pixels
-    :data:`AWAY_FROM_TABLE` from the table's median colour can be a hand.
+    :data:`AWAY_FROM_TABLE` from the table's median colour can be a hand. ``ignore``:
+    polygons (frame pixels) known to be something else, such as tile faces in warm light.
 
     >>> frame = np.zeros((90, 160, 3), np.uint8); frame[:] = (40, 120, 40)   # green cloth
     >>> hand_share(frame)
@@ -114,6 +115,11 @@ def hand_share(frame: np.ndarray, width: int = 160) -> float:
     """
     small = cv2.resize(frame, (width, max(1, round(frame.shape[0] * width / frame.shape[1]))), interpolation=cv2.INTER_AREA)
     skin = skin_mask(small)
+    if ignore:
+        scale = width / frame.shape[1]
+        known = np.zeros(skin.shape, np.uint8)
+        cv2.fillPoly(known, [np.round(np.asarray(p, np.float32) * scale).astype(np.int32) for p in ignore], 1)
+        skin &= known == 0
     share = _largest_patch(skin, reaching_edge=True, at_most=int(TABLE_SHARE * skin.size)) / skin.size
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
     table = np.median(lab.reshape(-1, 3), axis=0)

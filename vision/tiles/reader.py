@@ -152,9 +152,6 @@ class TileReader:
         cut = [c for option in options for c in option][:2 * self.options.max_tiles]
         doubts = [f"a tile-sized patch of face colour at ({x:.0f}, {y:.0f}) is no tile found"
                   for x, y in layout.unexplained]
-        if hand_share(frame) > RESTING_HAND_SHARE:
-            # a hand over the table may hide whole tiles; the pipeline waits for it to go
-            doubts.append("a hand covers part of the table")
         if not cut:
             return TableReading((), tuple(doubts + ["no tile found"]))
         patches = np.empty((2 * len(cut), PATCH_HEIGHT, PATCH_WIDTH, 3), np.uint8)
@@ -220,6 +217,10 @@ class TileReader:
             if kept and not all(read[kept[0]:kept[-1] + 1]):
                 doubts.append(f"a row at ({placed[members[0]].x:.0f}, {placed[members[0]].y:.0f}) has a tile that is "
                               f"not one between tiles")
+        # A hand over the table may hide whole tiles; the pipeline waits for it to go. Tiles read
+        # as tiles are no hand (faces in warm light are skin-coloured; a light hand may pass as face).
+        if hand_share(frame, ignore=[np.array(o.outline) for o in observations]) > RESTING_HAND_SHARE:
+            doubts.append("a hand covers part of the table")
         if not observations:
             doubts.append("no tile found")
         return TableReading(_renumber(observations), tuple(doubts))
