@@ -96,6 +96,12 @@ def match(scene, reading) -> dict[int, int]:
     return matched
 
 
+def graded_readings(scene, reading) -> list[tuple[float, bool]]:
+    """(confidence, read right) of every observation that matches a true tile."""
+    return [(reading.tiles[o].confidence, reading.tiles[o].tile == scene.tiles[t].code)
+            for t, o in match(scene, reading).items()]
+
+
 CONFIRM_BELOW = 0.7
 """Callers ask the players about a reading with a tile less sure than this (the benchmark's bar)."""
 
