@@ -125,29 +125,6 @@ def test_a_tile_taken_out_of_a_row_leaves_a_doubt_and_missed_tiles_are_never_tru
         assert score.silent == 0, f"seed {200 + seed}: {score.summary()}"
 
 
-def test_a_glare_spot_is_looked_at_and_is_no_doubt(reader):
-    """A tile-sized spot of glare on the table is a face-coloured patch no tile explains; the
-    classifier, looking at it at six turns, reads no tile there, so it is no sign of a missed tile."""
-    from dataclasses import replace
-
-    scene = render_tile_scene(np.random.default_rng(11), TileSceneParams(palette="ravensburger", scattered=(0, 0), **CLEAN))
-    height = float(np.median([t.height for t in scene.tiles]))
-    centres = np.array([t.center for t in scene.tiles])
-    spot = max(((x, y) for x in range(80, 1200, 40) for y in range(80, 640, 40)),
-               key=lambda p: np.min(np.hypot(*(centres - p).T)))        # the place farthest from any tile
-    glare = np.zeros(scene.image.shape[:2], np.float32)
-    cv2.circle(glare, spot, int(height * 0.5), 1.0, -1)       # round: no tile outline
-    glare = cv2.GaussianBlur(glare, (0, 0), height * 0.08)[:, :, None]
-    x, y = scene.tiles[0].center
-    inside = scene.image[int(y - height / 4):int(y + height / 4), int(x - height / 4):int(x + height / 4)].reshape(-1, 3)
-    face = np.median(inside[inside.sum(axis=1) >= np.percentile(inside.sum(axis=1), 70)], axis=0)   # not the ink
-    image = (scene.image * (1 - glare) + face.astype(np.float32) * glare).astype(np.uint8)
-    assert any(math.hypot(x - spot[0], y - spot[1]) < height for x, y in find_layout(image).unexplained)
-    assert not any("patch of face colour" in d for d in reader.read(image).doubts)
-    wary = TileReader(options=replace(reader.options, patch_reads=0.0))   # any look at all is a doubt
-    assert any("patch of face colour" in d for d in wary.read(image).doubts)
-
-
 def test_reading_is_only_in_the_sets_colours_and_groups_follow_the_tiles(reader):
     scene = render_tile_scene(np.random.default_rng(5), TileSceneParams(palette="rummikub", **CLEAN))
     reading = reader.with_palette(RUMMIKUB).read(scene.image)

@@ -114,9 +114,9 @@ class TileReaderOptions:
     this fraction is doubted (its count may be wrong, or a lone tile is part of a row)."""
     sure_none: float = 0.5
     """A candidate dropped as "not a tile" less surely than this is doubted."""
-    patch_reads: float = 0.2
-    """A face-coloured patch no tile explains is doubted when it reads as some tile at least
-    this surely at any of the turns it is looked at."""
+    sure_none_patch: float = 0.8
+    """A face-coloured patch no tile explains is doubted unless it reads as "not a tile" at
+    least this surely at every turn it is looked at."""
 
 
 class TileReader:
@@ -158,8 +158,8 @@ class TileReader:
         doubts: list[str] = []
         if not cut:
             return TableReading((), tuple(_unexplained_doubt(x, y) for x, y in layout.unexplained) + ("no tile found",))
-        # A face-coloured patch no blob explains is looked at too, at turns every 30 degrees: where
-        # no look reads as a tile at all (glare, a light spot of the table), it is no missed tile.
+        # A face-coloured patch no blob explains is looked at too, at turns every 30 degrees:
+        # unless it is surely no tile at each (glare, a light spot of the table), it may be a missed tile.
         height = float(np.median([c.height for c in cut]))
         probes = [((x, y), turn) for x, y in layout.unexplained for turn in PROBE_TURNS]
         patches = np.empty((2 * (len(cut) + len(probes)), PATCH_HEIGHT, PATCH_WIDTH, 3), np.uint8)
@@ -170,9 +170,9 @@ class TileReader:
         logits, _ = self.classify(balance(patches))
         all_probs = _softmax(logits[:, self._classes])      # only this set's classes compete
         upside, none = len(self._classes) - 2, len(self._classes) - 1
-        looks = all_probs[2 * len(cut):, :upside].max(axis=1).reshape(len(layout.unexplained), 2 * len(PROBE_TURNS))
+        looks = all_probs[2 * len(cut):, none].reshape(len(layout.unexplained), 2 * len(PROBE_TURNS))
         doubts += [_unexplained_doubt(x, y) for (x, y), seen in zip(layout.unexplained, looks)
-                   if seen.max() >= self.options.patch_reads]
+                   if seen.min() < self.options.sure_none_patch]
         all_probs = all_probs[:2 * len(cut)]
         # Where a blob may hold more than one count of tiles, the count whose tiles read best wins.
         sureness = all_probs[:, :upside].max(axis=1).reshape(-1, 2).max(axis=1)
