@@ -37,8 +37,6 @@ from vision.tiles.outlines import find_layout
 from vision.tiles.patches import PATCH_HEIGHT, PATCH_WIDTH, balance, cut_patch
 
 CLASSIFIER_FILE = "tiles-classifier.onnx"
-PROBE_TURNS = tuple(math.radians(d) for d in range(0, 180, 30))
-"""The turns at which a face-coloured patch no tile explains is looked at (each both ways up)."""
 Point = tuple[float, float]
 
 
@@ -114,9 +112,6 @@ class TileReaderOptions:
     this fraction is doubted (its count may be wrong, or a lone tile is part of a row)."""
     sure_none: float = 0.5
     """A candidate dropped as "not a tile" less surely than this is doubted."""
-    sure_none_patch: float = 0.8
-    """A face-coloured patch no tile explains is doubted unless it reads as "not a tile" at
-    least this surely at every turn it is looked at."""
 
 
 class TileReader:
@@ -155,25 +150,17 @@ class TileReader:
         layout = find_layout(frame)
         options = [blob.cut(n) for blob in layout.blobs for n in blob.counts]
         cut = [c for option in options for c in option][:2 * self.options.max_tiles]
-        doubts: list[str] = []
+        doubts = [f"a tile-sized patch of face colour at ({x:.0f}, {y:.0f}) is no tile found"
+                  for x, y in layout.unexplained]
         if not cut:
-            return TableReading((), tuple(_unexplained_doubt(x, y) for x, y in layout.unexplained) + ("no tile found",))
-        # A face-coloured patch no blob explains is looked at too, at turns every 30 degrees:
-        # unless it is surely no tile at each (glare, a light spot of the table), it may be a missed tile.
-        height = float(np.median([c.height for c in cut]))
-        probes = [((x, y), turn) for x, y in layout.unexplained for turn in PROBE_TURNS]
-        patches = np.empty((2 * (len(cut) + len(probes)), PATCH_HEIGHT, PATCH_WIDTH, 3), np.uint8)
-        for k, (centre, angle, size) in enumerate([((c.x, c.y), c.angle, c.height) for c in cut]
-                                                  + [(centre, turn, height) for centre, turn in probes]):
-            patches[2 * k] = cut_patch(frame, centre, angle, size)
+            return TableReading((), tuple(doubts + ["no tile found"]))
+        patches = np.empty((2 * len(cut), PATCH_HEIGHT, PATCH_WIDTH, 3), np.uint8)
+        for k, c in enumerate(cut):
+            patches[2 * k] = cut_patch(frame, (c.x, c.y), c.angle, c.height)
             patches[2 * k + 1] = patches[2 * k, ::-1, ::-1]       # the same tile turned over
         logits, _ = self.classify(balance(patches))
         all_probs = _softmax(logits[:, self._classes])      # only this set's classes compete
         upside, none = len(self._classes) - 2, len(self._classes) - 1
-        looks = all_probs[2 * len(cut):, none].reshape(len(layout.unexplained), 2 * len(PROBE_TURNS))
-        doubts += [_unexplained_doubt(x, y) for (x, y), seen in zip(layout.unexplained, looks)
-                   if seen.min() < self.options.sure_none_patch]
-        all_probs = all_probs[:2 * len(cut)]
         # Where a blob may hold more than one count of tiles, the count whose tiles read best wins.
         sureness = all_probs[:, :upside].max(axis=1).reshape(-1, 2).max(axis=1)
         chosen: dict[int, tuple[float, int, int]] = {}
@@ -189,11 +176,8 @@ class TileReader:
         rows_kept = sorted(chosen.values(), key=lambda item: item[1])
         keep = np.array([k for _, a, b in rows_kept for k in range(a, b)], int)
         candidates = [cut[k] for k in keep]
-        surely_none = all_probs[:, none].reshape(-1, 2).min(axis=1) >= self.options.sure_none
         for _, a, b in rows_kept:
             pitch = cut[a].width / cut[a].height
-            if surely_none[a:b].all():
-                continue        # no tile at all (a light patch of the table, glare): its width says nothing
             if abs(pitch / layout.aspect - 1) > self.options.pitch_tolerance:     # a wrong count, or part of a tile
                 doubts.append(f"the blob at ({cut[a].x:.0f}, {cut[a].y:.0f}) cut into {b - a} tile(s) of unusual width")
         probs = all_probs.reshape(-1, 2, all_probs.shape[1])[keep].reshape(-1, all_probs.shape[1])
@@ -240,10 +224,6 @@ class TileReader:
         if not observations:
             doubts.append("no tile found")
         return TableReading(_renumber(observations), tuple(doubts))
-
-
-def _unexplained_doubt(x: float, y: float) -> str:
-    return f"a tile-sized patch of face colour at ({x:.0f}, {y:.0f}) is no tile found"
 
 
 def _renumber(observations: list[TileObservation]) -> tuple[TileObservation, ...]:
