@@ -77,20 +77,21 @@ class TileCandidate:
     row: int
 
 
-def _face_colours(lab: np.ndarray, peaks: int = 3) -> list[tuple[float, float, float]]:
+def _face_colours(lab: np.ndarray, light_97: float, peaks: int = 3) -> list[tuple[float, float, float]]:
     """Guesses of the faces' (lightness, a, b). The lightest, least coloured few percent of the
     frame's pixels are tile faces, glare (which spreads from the light's colour to white) or a
     pale part of the table; so their median, the lightest pixels' median and the ``peaks``
-    commonest colours among a wider top are all tried."""
+    commonest colours among a wider top are all tried. ``light_97``: the 97th percentile of the
+    lightness (the caller has it)."""
     light, a, b = lab[:, :, 0], lab[:, :, 1], lab[:, :, 2]
     score = light - 1.5 * np.hypot(a, b)
     guesses = []
     # Under a strong colour cast the faces are coloured too: the lightest pixels are a guess.
     # A table with only a few tiles on it shows less than 3 % faces: the top half percent too.
-    high = np.percentile(score, (97, 99.5))
-    for top in (score >= high[0], light >= np.percentile(light, 97), score >= high[1]):
+    wide, high, highest = np.percentile(score, (92, 97, 99.5))      # one sort for all three
+    for top in (score >= high, light >= light_97, score >= highest):
         guesses.append((float(np.median(light[top])), float(np.median(a[top])), float(np.median(b[top]))))
-    top = score >= np.percentile(score, 92)
+    top = score >= wide
     ta, tb, tl = a[top], b[top], light[top]
     counts, a_edges, b_edges = np.histogram2d(ta, tb, bins=(np.arange(-64, 65, 4), np.arange(-64, 65, 4)))
     for _ in range(peaks):
@@ -156,9 +157,9 @@ def face_rects(small: np.ndarray, min_area: float) -> tuple[list, np.ndarray | N
     explains the most tiles of one size -- so warm or cold light, cream or white faces and glare
     need no setting -- and that guess's face mask (None when no guess was plausible)."""
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32) - np.float32([0, 128, 128])
-    lighter_than = np.percentile(lab[:, :, 0], 60)
+    lighter_than, light_97 = np.percentile(lab[:, :, 0], (60, 97))
     looks = []
-    for face in _face_colours(lab):
+    for face in _face_colours(lab, float(light_97)):
         if face[0] < lighter_than or any(np.allclose(face, other, atol=2.0) for other, _, _ in looks):
             continue        # faces are lighter than most of the table (and a guess once is enough)
         mask = face_mask(lab, face)
