@@ -35,7 +35,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--model-dir", type=Path, help="directory with tiles-classifier.onnx (default models/)")
     args = parser.parse_args(argv)
     reader = TileReader(args.model_dir)
-    graded: list[tuple[float, bool]] = []
+    graded: list[tuple[float, str, str]] = []
     for number, palette in enumerate(PALETTES):
         rng = np.random.default_rng(args.seed + number)
         read = reader.with_palette(PALETTES[palette])
@@ -47,8 +47,8 @@ def main(argv: list[str] | None = None) -> int:
                 scene = render_tile_scene(rng, params)
                 graded += graded_readings(scene, read.read(scene.image))
         print(f"{palette}: {len(graded)} readings so far", flush=True)
-    confidence = np.array([c for c, _ in graded])
-    right = np.array([r for _, r in graded])
+    confidence = np.array([c for c, _, _ in graded])
+    right = np.array([truth == read for _, truth, read in graded])
     print(f"{len(graded)} readings, {int((~right).sum())} misread")
     chosen = None
     for bar in BARS:
@@ -58,6 +58,8 @@ def main(argv: list[str] | None = None) -> int:
         if chosen is None and not (~right & sure).any():
             chosen = bar
     print(f"lowest bar with no misread reading at or above it: {chosen}")
+    sure_misreads = sorted((c, truth, read) for c, truth, read in graded if truth != read and c >= BARS[0])
+    print("misread at or above the lowest bar: " + ", ".join(f"{truth} as {read} ({c:.2f})" for c, truth, read in sure_misreads))
     return 0
 
 

@@ -96,9 +96,9 @@ def match(scene, reading) -> dict[int, int]:
     return matched
 
 
-def graded_readings(scene, reading) -> list[tuple[float, bool]]:
-    """(confidence, read right) of every observation that matches a true tile."""
-    return [(reading.tiles[o].confidence, reading.tiles[o].tile == scene.tiles[t].code)
+def graded_readings(scene, reading) -> list[tuple[float, str, str]]:
+    """(confidence, true code, code read) of every observation that matches a true tile."""
+    return [(reading.tiles[o].confidence, scene.tiles[t].code, reading.tiles[o].tile)
             for t, o in match(scene, reading).items()]
 
 
