@@ -107,8 +107,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m vision.train.tiles", description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=Path("models"), help="where the ONNX files go (default models/)")
     parser.add_argument("--seed", type=int, default=1, help="seed for data and training (default 1)")
-    parser.add_argument("--scenes", type=int, default=300, help="training tables to render (default 300)")
-    parser.add_argument("--classifier-steps", type=int, default=1600, help="classifier training steps (default 1600)")
+    parser.add_argument("--scenes", type=int, default=800, help="training tables to render (default 800)")
+    parser.add_argument("--classifier-steps", type=int, default=6000, help="classifier training steps (default 6000)")
     parser.add_argument("--batch", type=int, default=64, help="patches per step (default 64)")
     parser.add_argument("--eval-scenes", type=int, default=20, help="held-out-font tables to score at the end (default 20)")
     parser.add_argument("--keep-patches", action="store_true",
