@@ -152,10 +152,12 @@ def _seamed_count(small: np.ndarray, rects: list) -> float:
     return count
 
 
-def face_rects(small: np.ndarray, min_area: float) -> tuple[list, np.ndarray | None]:
+def face_rects(small: np.ndarray, min_area: float) -> tuple[list, np.ndarray | None, list]:
     """The tile-shaped rectangles of a scaled BGR frame, under the face-colour guess that
     explains the most tiles of one size -- so warm or cold light, cream or white faces and glare
-    need no setting -- and that guess's face mask (None when no guess was plausible)."""
+    need no setting -- that guess's face mask (None when no guess was plausible), and the
+    rectangles of a looser look at that colour (more shade, more colour cast) that the first
+    ones do not explain: faces in a dark corner or under glare that may be missed tiles."""
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32) - np.float32([0, 128, 128])
     lighter_than, light_97 = np.percentile(lab[:, :, 0], (60, 97))
     looks = []
@@ -171,12 +173,13 @@ def face_rects(small: np.ndarray, min_area: float) -> tuple[list, np.ndarray | N
     looks.sort(key=lambda look: -_tile_count(look[1]))
     best: tuple[list, np.ndarray | None] = ([], None)
     best_count, best_face = -1.0, (0.0, 0.0, 0.0)
-    for _, rects, mask in looks:
+    for face, rects, mask in looks:
         if _tile_count(rects) <= best_count:
             break
         count = _seamed_count(small, rects)
         if count > best_count:
             best, best_count, best_face = (rects, mask), count, face
+    loose: list = []
     if best_count > 0:
         # A light or colour gradient across the table (a warm lamp on one side, a dark corner)
         # leaves the far faces outside the winning colour: a looser look at the same colour
@@ -189,7 +192,15 @@ def face_rects(small: np.ndarray, min_area: float) -> tuple[list, np.ndarray | N
                 count = _seamed_count(small, rects)
                 if count > best_count * LOOSE_GAIN:
                     best = (rects, mask)
-    return best
+            covered = _covered(small.shape, best[0])
+            loose = [r for r in rects if _share_inside(covered, r) < 0.5]
+    return best[0], best[1], loose
+
+
+def _share_inside(covered: np.ndarray, rect) -> float:
+    """The share of ``rect``'s pixels that ``covered`` (0/255) covers."""
+    own = _covered(covered.shape, [rect])
+    return float(np.count_nonzero(own & covered) / max(1, np.count_nonzero(own)))
 
 
 def _covered(shape: tuple[int, ...], rects: list) -> np.ndarray:
@@ -362,7 +373,7 @@ def find_layout(frame: np.ndarray, min_height: float = 12.0, alternatives: int =
     scale = min(1.0, WORK_SIDE / max(frame.shape[:2]))
     small = cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else frame
     min_area = (min_height * scale) ** 2 * 0.5
-    rects, mask = face_rects(small, min_area)
+    rects, mask, loose = face_rects(small, min_area)
     lone = [min(r[1]) / max(r[1]) for r in rects if ASPECT_RANGE[0] <= min(r[1]) / max(r[1]) <= ASPECT_RANGE[1]]
     aspect = float(np.median(lone)) if len(lone) >= 3 else 0.74
     blobs = []
@@ -384,7 +395,24 @@ def find_layout(frame: np.ndarray, min_height: float = 12.0, alternatives: int =
     if mask is not None and blobs:
         height = float(np.median([b.across if b.counts[0] > 1 else b.length for b in blobs])) * scale
         unexplained = [(x / scale, y / scale) for x, y in _unexplained(mask, rects, height, aspect)]
+        # A tile or a row of them in a dark corner or under glare shows in the looser look only.
+        unexplained += [(r[0][0] / scale, r[0][1] / scale) for r in loose if _tile_sized(r, height, aspect)]
     return Layout(blobs, aspect, unexplained)
+
+
+def _tile_sized(rect, height: float, aspect: float) -> bool:
+    """Whether a rectangle is shaped like one tile of this ``height`` and width / height
+    ``aspect`` (within a quarter), or like a row of them.
+
+    >>> _tile_sized(((0, 0), (30, 40), 0), 40, 0.75), _tile_sized(((0, 0), (90, 40), 0), 40, 0.75)
+    (True, True)
+    >>> _tile_sized(((0, 0), (40, 40), 0), 40, 0.75), _tile_sized(((0, 0), (90, 12), 0), 40, 0.75)
+    (False, False)
+    """
+    short, long = sorted(rect[1])
+    lone = abs(short / (aspect * height) - 1) < 0.25 and abs(long / height - 1) < 0.25
+    row = abs(short / height - 1) < 0.25 and long >= 1.6 * aspect * height
+    return lone or row
 
 
 def find_tiles(frame: np.ndarray, min_height: float = 12.0) -> list[TileCandidate]:
