@@ -105,6 +105,7 @@ def judge_turn(reader: TileReader, rng: np.random.Generator, palette_name: str, 
         if all(len(scene.rows) == len(rows) for scene, rows in zip(scenes, (before, after))):
             break
     truth = verdict(parse_groups(before, rules), parse_groups(after, rules), parse_tiles(played, palette), rules)
+    reader = reader.with_palette(palette, reader.profile)      # only the set's own colours compete
     readings = [reader.read(scene.image) for scene in scenes]
     unsure = min(r.least_confidence() for r in readings) < confirm_below
     doubted = not all(r.complete for r in readings)

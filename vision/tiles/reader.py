@@ -37,6 +37,8 @@ from vision.tiles.outlines import find_layout
 from vision.tiles.patches import PATCH_HEIGHT, PATCH_WIDTH, balance, cut_patch
 
 CLASSIFIER_FILE = "tiles-classifier.onnx"
+EDGE = 2.0
+"""A tile candidate whose outline comes this near (pixels) to the frame's edge may go on beyond it."""
 Point = tuple[float, float]
 
 
@@ -183,6 +185,12 @@ class TileReader:
         probs = all_probs.reshape(-1, 2, all_probs.shape[1])[keep].reshape(-1, all_probs.shape[1])
         readable = np.clip(1.0 - probs[:, upside] - probs[:, none], 1e-6, 1.0)
         placed = [Placed(c.x, c.y, c.angle, c.width, c.height) for c in candidates]
+        height, width = frame.shape[:2]
+        for p in placed:
+            corners = np.array(outline(p))
+            if (corners.min(axis=0) < EDGE).any() or (corners[:, 0] > width - 1 - EDGE).any() or (corners[:, 1] > height - 1 - EDGE).any():
+                # part of it, or the rest of its row, may lie beyond the frame
+                doubts.append(f"the tile at ({p.x:.0f}, {p.y:.0f}) touches the frame's edge")
         observations = []
         groups = components(placed)
         for i, j in gaps(placed, groups):
