@@ -144,6 +144,17 @@ def test_a_tile_in_a_dark_spot_that_the_finder_misses_is_a_doubt():
     assert near(layout.unexplained)                        # ... but not silently
 
 
+def test_a_row_running_off_the_frame_is_a_doubt(reader):
+    """A row cut by the frame's edge may hold more tiles beyond it: its reading is not complete."""
+    scene = render_tile_scene(np.random.default_rng(11), TileSceneParams(palette="ravensburger", scattered=(0, 0), **CLEAN))
+    reading = reader.read(scene.image)
+    assert not any("frame's edge" in d for d in reading.doubts), reading.doubts
+    rightmost = max((scene.tiles[i] for row in scene.rows for i in row), key=lambda t: t.center[0])
+    cut = int(round(rightmost.outline[:, 0].max() - rightmost.width / 3))     # through the rightmost tile of a row
+    left = np.ascontiguousarray(scene.image[:, :cut])
+    assert any("frame's edge" in d for d in reader.read(left).doubts)
+
+
 def test_reading_is_only_in_the_sets_colours_and_groups_follow_the_tiles(reader):
     scene = render_tile_scene(np.random.default_rng(5), TileSceneParams(palette="rummikub", **CLEAN))
     reading = reader.with_palette(RUMMIKUB).read(scene.image)
