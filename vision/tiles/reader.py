@@ -188,7 +188,7 @@ class TileReader:
         height, width = frame.shape[:2]
         for p in placed:
             corners = np.array(outline(p))
-            if (corners.min(axis=0) < EDGE).any() or (corners[:, 0] > width - 1 - EDGE).any() or (corners[:, 1] > height - 1 - EDGE).any():
+            if (corners < EDGE).any() or (corners > np.array([width, height]) - 1 - EDGE).any():
                 # part of it, or the rest of its row, may lie beyond the frame
                 doubts.append(f"the tile at ({p.x:.0f}, {p.y:.0f}) touches the frame's edge")
         observations = []
