@@ -6,7 +6,9 @@ frame, and touching tiles in a row form one long rectangle that is cut at its se
    redrawn as "close to the face colour" -- so warm or cold light, cream or white faces are
    handled by the frame itself.
 2. Each outer contour's minimum-area rectangle is a tile or a row of tiles; its short side is
-   the tile height of a row, its long side the height of a lone tile.
+   the tile height of a row, its long side the height of a lone tile. A looser look at the face
+   colour (more colour cast, deeper shade) wins where it explains clearly more tiles; where it
+   does not, the tiles it alone sees are listed as unexplained (a doubt for the reader).
 3. A row is cut into ``n`` tiles where the seams between touching tiles (the dark bevel lines
    across the row) are deepest, ``n`` near ``length / (aspect * height)``.
 
