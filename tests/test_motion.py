@@ -75,3 +75,21 @@ def test_many_small_skin_coloured_prints_are_not_a_hand():
     hand[100:190, 100:300] = SKIN  # one patch of about the same number of pixels
     detector.update(hand)
     assert detector.update(hand).occluded
+
+
+def test_hand_share_counts_an_arm_reaching_in_not_a_skin_coloured_patch_of_the_table():
+    """The tile reader's hand doubt: the renderer's hand reaches in over the frame's edge; a
+    skin-toned stripe of the table lies inside the frame and is no hand."""
+    from vision.motion import hand_share
+    from vision.synth import occluders
+
+    table = cloth(0)
+    stripes = table.copy()
+    stripes[100:130, 60:560] = SKIN     # a skin-toned stripe of the tablecloth, inside the frame
+    assert hand_share(stripes) == 0.0
+    rng = np.random.default_rng(4)
+    colour, alpha = occluders.hand(rng, table.shape[1], table.shape[0], 120.0, (320.0, 200.0))
+    tone = np.float32(SKIN)             # a tone inside the skin range (the renderer also draws darker ones)
+    shaded = colour / np.maximum(colour.mean(axis=(0, 1), keepdims=True), 1.0) * tone
+    hand = (stripes + alpha[:, :, None] * (shaded - stripes)).clip(0, 255).astype(np.uint8)
+    assert hand_share(hand) > 0.003

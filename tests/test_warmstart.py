@@ -14,9 +14,18 @@ from vision.train.warmstart import freeze_norm_statistics, load_onnx_weights  # 
 MODELS = Path(__file__).resolve().parent.parent / "models"
 
 
+def tile_classifier() -> IndexClassifier:
+    """The tile reader's network (``python -m vision.train.tiles --init DIR`` fine-tunes it)."""
+    from vision.tiles.labels import NUM_CLASSES
+    from vision.train.tiles import CLASSIFIER_WIDTHS
+
+    return IndexClassifier(NUM_CLASSES, CLASSIFIER_WIDTHS)
+
+
 @pytest.mark.parametrize("network, file, shape", [
     (IndexClassifier, "cards-classifier.onnx", (3, 3, 40, 40)),
     (IndexDetector, "cards-detector.onnx", (1, 3, 64, 96)),
+    (tile_classifier, "tiles-classifier.onnx", (3, 3, 40, 32)),
 ])
 def test_loaded_network_computes_what_the_onnx_model_computes(network, file, shape):
     model = network()

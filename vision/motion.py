@@ -83,27 +83,67 @@ def skin_mask(image: np.ndarray) -> np.ndarray:
     return (cr >= SKIN_CR[0]) & (cr <= SKIN_CR[1]) & (cb >= SKIN_CB[0]) & (cb <= SKIN_CB[1])
 
 
-def hand_share(frame: np.ndarray, width: int = 160) -> float:
-    """The share of the frame under its largest skin-coloured patch: a hand or arm over the table.
+TABLE_SHARE = 0.3
+"""A skin-coloured patch over this share of the frame is the table itself (wood, a beige cloth)."""
+AWAY_FROM_TABLE = 20.0
+"""On such a table a hand is told by its colour: this far (Lab, lightness counted half) from the table's."""
+
+
+def hand_share(frame: np.ndarray, width: int = 160, ignore: list[np.ndarray] | None = None) -> float:
+    """The share of the frame under its largest skin-coloured patch that reaches the frame's
+    edge: a hand or arm reaching in over the table. A skin-coloured patch of the table itself
+    (a wood grain stripe, a check of the cloth) mostly lies inside the frame, and a patch over
+    :data:`TABLE_SHARE` of the frame is the table; there only skin-coloured pixels
+    :data:`AWAY_FROM_TABLE` from the table's median colour can be a hand. ``ignore``:
+    polygons (frame pixels) known to be something else, such as tile faces in warm light.
 
     >>> frame = np.zeros((90, 160, 3), np.uint8); frame[:] = (40, 120, 40)   # green cloth
     >>> hand_share(frame)
     0.0
-    >>> frame[20:60, 30:60] = (90, 120, 200)                                 # a skin-toned hand
+    >>> frame[20:60, 30:60] = (90, 120, 200)             # a skin-toned patch inside the frame
+    >>> hand_share(frame)
+    0.0
+    >>> frame[40:90, 100:120] = (90, 120, 200)           # an arm reaching in from the bottom
     >>> round(hand_share(frame), 3)
-    0.083
+    0.069
+    >>> wood = np.zeros((90, 160, 3), np.uint8); wood[:] = (60, 110, 170)   # a skin-toned table
+    >>> hand_share(wood)
+    0.0
+    >>> wood[40:90, 100:120] = (150, 175, 225)           # a light hand on it
+    >>> round(hand_share(wood), 3)
+    0.069
     """
     small = cv2.resize(frame, (width, max(1, round(frame.shape[0] * width / frame.shape[1]))), interpolation=cv2.INTER_AREA)
-    return _largest_patch(skin_mask(small)) / small.shape[0] / small.shape[1]
+    skin = skin_mask(small)
+    if ignore:
+        scale = width / frame.shape[1]
+        known = np.zeros(skin.shape, np.uint8)
+        cv2.fillPoly(known, [np.round(np.asarray(p, np.float32) * scale).astype(np.int32) for p in ignore], 1)
+        skin &= known == 0
+    share = _largest_patch(skin, reaching_edge=True, at_most=int(TABLE_SHARE * skin.size)) / skin.size
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
+    table = np.median(lab.reshape(-1, 3), axis=0)
+    away = np.hypot(np.hypot(lab[..., 1] - table[1], lab[..., 2] - table[2]), (lab[..., 0] - table[0]) / 2) > AWAY_FROM_TABLE
+    return max(share, _largest_patch(skin & away, reaching_edge=True) / skin.size)
 
 
-def _largest_patch(mask: np.ndarray) -> int:
-    """Pixels in the largest connected patch of ``mask`` after an opening removes specks.
+def _largest_patch(mask: np.ndarray, reaching_edge: bool = False, at_most: int | None = None) -> int:
+    """Pixels in the largest connected patch of ``mask`` after an opening removes specks (with
+    ``reaching_edge``, of the patches that touch the mask's border; with ``at_most``, of the
+    patches no bigger).
 
     >>> mask = np.zeros((20, 20), bool); mask[2:12, 2:10] = True; mask[15, 15] = True
-    >>> _largest_patch(mask)
-    80
+    >>> _largest_patch(mask), _largest_patch(mask, reaching_edge=True)
+    (80, 0)
     """
     opened = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     count, _, stats, _ = cv2.connectedComponentsWithStats(opened, connectivity=8)
-    return int(stats[1:, cv2.CC_STAT_AREA].max()) if count > 1 else 0
+    stats = stats[1:]
+    if reaching_edge:
+        left, top, right, bottom = (stats[:, cv2.CC_STAT_LEFT], stats[:, cv2.CC_STAT_TOP],
+                                    stats[:, cv2.CC_STAT_LEFT] + stats[:, cv2.CC_STAT_WIDTH],
+                                    stats[:, cv2.CC_STAT_TOP] + stats[:, cv2.CC_STAT_HEIGHT])
+        stats = stats[(left == 0) | (top == 0) | (right >= mask.shape[1]) | (bottom >= mask.shape[0])]
+    if at_most is not None:
+        stats = stats[stats[:, cv2.CC_STAT_AREA] <= at_most]
+    return int(stats[:, cv2.CC_STAT_AREA].max()) if len(stats) else 0

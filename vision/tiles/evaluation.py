@@ -34,6 +34,15 @@ class TileScore:
     silent: int = 0
     """Tables whose reading listed no doubt and no tile below the confirmation bar, yet missed
     a tile: a reading a caller would trust, wrongly."""
+    unseen: int = 0
+    """Missed tiles the outline finder cut no candidate for (the rest of the missed ones it
+    cut, and the classifier dropped, or the blob was cut into the wrong count)."""
+    wrong_colour: int = 0
+    """Misread tiles read with the right number but the wrong colour (the rest: a wrong number or joker)."""
+    right_unsure: int = 0
+    """Tiles read right, but below the confirmation bar (a question the players need not have had)."""
+    wrong_sure: int = 0
+    """Tiles misread at or above the confirmation bar (only doubts can then stop a wrong verdict)."""
 
     def __iadd__(self, other: "TileScore") -> "TileScore":
         for f in fields(self):
@@ -51,12 +60,16 @@ class TileScore:
     def summary(self) -> str:
         """One line of figures.
 
-        >>> TileScore(10, 9, 1, 0, 2, 4, 3, 2, 1, 0).summary()
-        'tiles 9/10 = 0.9000 (1 misread, 0 missed, 2 extra); rows 3/4 = 0.7500; tables 2: doubted 1, trusted yet missing a tile 0'
+        >>> print(TileScore(10, 8, 1, 1, 2, 4, 3, 2, 1, 0, 1, 1, 2, 0).summary())
+        tiles 8/10 = 0.8000 (1 misread, 1 missed, 2 extra); rows 3/4 = 0.7500; tables 2: doubted 1, trusted yet missing a tile 0
+          missed: no outline 1, cut but dropped or miscut 0; misread: colour 1, number 0; right but unsure 2, misread yet sure 0
         """
         return (f"tiles {self.correct}/{self.tiles} = {self.accuracy:.4f} ({self.wrong} misread, {self.missed} missed, "
                 f"{self.extra} extra); rows {self.rows_correct}/{self.rows} = {self.row_accuracy:.4f}; "
-                f"tables {self.tables}: doubted {self.doubted}, trusted yet missing a tile {self.silent}")
+                f"tables {self.tables}: doubted {self.doubted}, trusted yet missing a tile {self.silent}\n"
+                f"  missed: no outline {self.unseen}, cut but dropped or miscut {self.missed - self.unseen}; "
+                f"misread: colour {self.wrong_colour}, number {self.wrong - self.wrong_colour}; "
+                f"right but unsure {self.right_unsure}, misread yet sure {self.wrong_sure}")
 
     def to_json(self) -> dict:
         data = {f.name: getattr(self, f.name) for f in fields(self)}
@@ -83,22 +96,41 @@ def match(scene, reading) -> dict[int, int]:
     return matched
 
 
+def graded_readings(scene, reading) -> list[tuple[float, str, str]]:
+    """(confidence, true code, code read) of every observation that matches a true tile."""
+    return [(reading.tiles[o].confidence, scene.tiles[t].code, reading.tiles[o].tile)
+            for t, o in match(scene, reading).items()]
+
+
 CONFIRM_BELOW = 0.7
 """Callers ask the players about a reading with a tile less sure than this (the benchmark's bar)."""
 
 
-def score_scene(scene, reading, confirm_below: float = CONFIRM_BELOW) -> TileScore:
+def score_scene(scene, reading, confirm_below: float = CONFIRM_BELOW,
+                candidates: list[tuple[float, float]] | None = None) -> TileScore:
+    """Score one reading of a rendered ``scene``; ``candidates`` (the centres of the tiles the
+    outline finder cut, every count of every blob) splits the missed tiles by where they were lost."""
     score = TileScore(tables=1, doubted=int(not reading.complete))
     matched = match(scene, reading)
     counted = {t for t, tile in enumerate(scene.tiles) if tile.visible >= MUST_SEE}
     for t in counted:
         score.tiles += 1
+        truth = scene.tiles[t]
         if t not in matched:
             score.missed += 1
-        elif reading.tiles[matched[t]].tile == scene.tiles[t].code:
+            if candidates is not None:
+                score.unseen += not any(math.hypot(x - truth.center[0], y - truth.center[1]) < MATCH_DISTANCE * truth.height
+                                        for x, y in candidates)
+            continue
+        seen = reading.tiles[matched[t]]
+        sure = seen.confidence >= confirm_below
+        if seen.tile == truth.code:
             score.correct += 1
+            score.right_unsure += not sure
         else:
             score.wrong += 1
+            score.wrong_sure += sure
+            score.wrong_colour += "JK" not in (seen.tile, truth.code) and seen.tile[1:] == truth.code[1:]
     trusted = reading.complete and reading.least_confidence() >= confirm_below
     score.silent = int(trusted and score.missed > 0)
     explained = {matched[t] for t in matched}
@@ -121,6 +153,7 @@ def evaluate_tables(reader, palette: str, seed: int, count: int, **changes) -> T
     :class:`vision.synth.tiles.TileSceneParams` fields) and add up the scores."""
     from engine.cards import PALETTES
     from vision.synth.tiles import TileSceneParams, render_tile_scene
+    from vision.tiles.outlines import find_blobs
 
     params = TileSceneParams(**{"palette": palette, "fonts": "heldout", "light_tables": False, **changes})
     rng = np.random.default_rng(seed)
@@ -128,5 +161,6 @@ def evaluate_tables(reader, palette: str, seed: int, count: int, **changes) -> T
     total = TileScore()
     for _ in range(count):
         scene = render_tile_scene(rng, params)
-        total += score_scene(scene, reader.read(scene.image))
+        candidates = [(c.x, c.y) for blob in find_blobs(scene.image) for n in blob.counts for c in blob.cut(n)]
+        total += score_scene(scene, reader.read(scene.image), candidates=candidates)
     return total

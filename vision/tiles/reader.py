@@ -37,6 +37,8 @@ from vision.tiles.outlines import find_layout
 from vision.tiles.patches import PATCH_HEIGHT, PATCH_WIDTH, balance, cut_patch
 
 CLASSIFIER_FILE = "tiles-classifier.onnx"
+EDGE = 2.0
+"""A tile candidate whose outline comes this near (pixels) to the frame's edge may go on beyond it."""
 Point = tuple[float, float]
 
 
@@ -72,7 +74,8 @@ class TableReading:
     ``doubts`` says why the reading may be incomplete: a missed tile has no confidence of its
     own, so signs that one is missing (a one-tile gap in a line of tiles, a tile-sized patch of
     face colour left unexplained, a blob cut into tiles of the wrong width, a tile in a row that
-    could not be read) are listed here, and a caller must ask the players rather than judge.
+    could not be read, a tile at the frame's edge, a hand over the table) are listed here, and a
+    caller must ask the players rather than judge.
 
     >>> TableReading((), ("a gap",)).complete, TableReading(()).to_json()
     (False, {'tiles': [], 'groups': [], 'doubts': []})
@@ -152,9 +155,6 @@ class TileReader:
         cut = [c for option in options for c in option][:2 * self.options.max_tiles]
         doubts = [f"a tile-sized patch of face colour at ({x:.0f}, {y:.0f}) is no tile found"
                   for x, y in layout.unexplained]
-        if hand_share(frame) > RESTING_HAND_SHARE:
-            # a hand over the table may hide whole tiles; the pipeline waits for it to go
-            doubts.append("a hand covers part of the table")
         if not cut:
             return TableReading((), tuple(doubts + ["no tile found"]))
         patches = np.empty((2 * len(cut), PATCH_HEIGHT, PATCH_WIDTH, 3), np.uint8)
@@ -186,6 +186,12 @@ class TileReader:
         probs = all_probs.reshape(-1, 2, all_probs.shape[1])[keep].reshape(-1, all_probs.shape[1])
         readable = np.clip(1.0 - probs[:, upside] - probs[:, none], 1e-6, 1.0)
         placed = [Placed(c.x, c.y, c.angle, c.width, c.height) for c in candidates]
+        height, width = frame.shape[:2]
+        for p in placed:
+            corners = np.array(outline(p))
+            if (corners < EDGE).any() or (corners > np.array([width, height]) - 1 - EDGE).any():
+                # part of it, or the rest of its row, may lie beyond the frame
+                doubts.append(f"the tile at ({p.x:.0f}, {p.y:.0f}) touches the frame's edge")
         observations = []
         groups = components(placed)
         for i, j in gaps(placed, groups):
@@ -220,6 +226,10 @@ class TileReader:
             if kept and not all(read[kept[0]:kept[-1] + 1]):
                 doubts.append(f"a row at ({placed[members[0]].x:.0f}, {placed[members[0]].y:.0f}) has a tile that is "
                               f"not one between tiles")
+        # A hand over the table may hide whole tiles; the pipeline waits for it to go. Tiles read
+        # as tiles are no hand (faces in warm light are skin-coloured; a light hand may pass as face).
+        if hand_share(frame, ignore=[np.array(o.outline) for o in observations]) > RESTING_HAND_SHARE:
+            doubts.append("a hand covers part of the table")
         if not observations:
             doubts.append("no tile found")
         return TableReading(_renumber(observations), tuple(doubts))

@@ -107,13 +107,16 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m vision.train.tiles", description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=Path("models"), help="where the ONNX files go (default models/)")
     parser.add_argument("--seed", type=int, default=1, help="seed for data and training (default 1)")
-    parser.add_argument("--scenes", type=int, default=300, help="training tables to render (default 300)")
-    parser.add_argument("--classifier-steps", type=int, default=1600, help="classifier training steps (default 1600)")
+    parser.add_argument("--scenes", type=int, default=800, help="training tables to render (default 800)")
+    parser.add_argument("--classifier-steps", type=int, default=6000, help="classifier training steps (default 6000)")
     parser.add_argument("--batch", type=int, default=64, help="patches per step (default 64)")
     parser.add_argument("--eval-scenes", type=int, default=20, help="held-out-font tables to score at the end (default 20)")
     parser.add_argument("--keep-patches", action="store_true",
                         help="store the rendered patches next to the model and reuse them on the next run")
     parser.add_argument("--threads", type=int, default=2, help="torch threads and rendering workers (default 2)")
+    parser.add_argument("--init", type=Path, metavar="DIR",
+                        help="fine-tune DIR's tiles-classifier.onnx instead of training from scratch (lower learning "
+                             "rate, batch-norm statistics frozen)")
     return parser.parse_args(argv)
 
 
@@ -141,11 +144,12 @@ def main(argv: list[str] | None = None) -> int:
     progress(f"{len(patches)} classifier patches ({int((classes == NONE_CLASS).sum())} not a tile, "
              f"{int((classes == UPSIDE_CLASS).sum())} upside down)")
     classifier = train_classifier(patches, classes, args.classifier_steps, args.batch, args.seed, progress, NUM_CLASSES,
-                                  CLASSIFIER_WIDTHS)
+                                  CLASSIFIER_WIDTHS, init=args.init / CLASSIFIER_FILE if args.init else None)
     export_classifier(classifier, args.out / CLASSIFIER_FILE, PATCH_HEIGHT, PATCH_WIDTH)
     progress(f"exported {CLASSIFIER_FILE} to {args.out}")
     figures = {"seed": args.seed, "training_tables": args.scenes, "patches": int(len(patches)),
-               "classifier_steps": args.classifier_steps, "batch": args.batch}
+               "classifier_steps": args.classifier_steps, "batch": args.batch,
+               "fine_tuned_from": str(args.init) if args.init else None}
     if args.eval_scenes:
         from vision.tiles.evaluation import evaluate_tables
         from vision.tiles.reader import TileReader
