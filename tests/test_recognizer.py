@@ -89,3 +89,21 @@ def test_real_close_ups_of_single_cards_are_read(recognizer):
 def test_a_recognizer_rejects_what_is_not_a_frame(recognizer):
     with pytest.raises(ValueError, match="BGR uint8"):
         recognizer.recognize(np.zeros((10, 10), np.float32))
+
+
+def test_face_down_cards_are_held_to_min_confidence_like_any_reading():
+    from dataclasses import replace
+
+    from vision.recognizer import RecognizerOptions
+
+    params = replace(APART, cards=(4, 4), face_down=1.0)
+    scene = render_scene(np.random.default_rng(3), params)
+    assert sum(card.card == "BACK" for card in scene.cards) == 4
+    # A back threshold low enough that the shipped detector's weak face-down heat gives candidates.
+    eager = Recognizer(threads=1, options=RecognizerOptions(back_threshold=0.01, min_confidence=0.01))
+    backs = [o for o in eager.recognize(scene.image) if o.card == "BACK"]
+    assert backs and all(0.01 <= o.confidence for o in backs)
+    cut = min(o.confidence for o in backs) + 1e-6
+    strict = RecognizerOptions(back_threshold=0.01, min_confidence=cut)
+    kept = [o for o in Recognizer(threads=1, options=strict).recognize(scene.image) if o.card == "BACK"]
+    assert len(kept) == len(backs) - sum(o.confidence < cut for o in backs) and all(o.confidence >= cut for o in kept)

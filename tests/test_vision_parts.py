@@ -152,3 +152,21 @@ def test_shipped_head_is_recovered_and_refitting_learns_a_new_deck():
     samples = (centres[classes] + rng.normal(scale=0.1, size=(len(classes), dim))).astype(np.float32)
     fitted = DeckProfile("test", *fit_head(samples, classes, weight0, bias0))
     assert (fitted.logits(samples).argmax(axis=1) == classes).mean() == 1.0
+
+
+def test_table_overlap_range_is_drawn_per_table_scene_and_the_default_stream_is_unchanged(monkeypatch):
+    import vision.synth.scenes as scenes
+    from vision.train.data import render_scenes
+
+    def params_of(**kwargs) -> list:
+        seen = []
+        monkeypatch.setattr(scenes, "render_scene", lambda rng, params: seen.append(params) or rng.random())
+        list(render_scenes(11, 40, **kwargs))
+        return seen
+
+    default, tight = params_of(), params_of(table_overlap=(0.85, 1.0))
+    tables = [p for p in tight if p.cards == (6, 32)]
+    assert 20 <= len(tables) < 40
+    assert all(0.85 <= p.overlap <= 1.0 for p in tables) and len({p.overlap for p in tables}) == len(tables)
+    assert {p.overlap for p in tight if p.cards != (6, 32)} <= {0.3, 0.4}     # close-ups and small photos keep theirs
+    assert {p.overlap for p in default if p.cards == (6, 32)} == {0.6}

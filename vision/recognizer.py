@@ -67,8 +67,9 @@ class IndexReading:
 class RecognizerOptions:
     """Tuning knobs; the defaults were chosen on rendered validation scenes.
 
-    ``min_confidence`` drops readings below it from the result; it is not a
-    decision threshold for the product, which asks the player about anything
+    ``min_confidence`` drops readings below it from the result (a face-down
+    card's confidence is its heat, which must also reach ``back_threshold``);
+    it is not a decision threshold for the product, which asks the player about anything
     that is not clearly sure.
 
     ``pyramid`` lists the detector passes as fractions of ``detect_long_side``:
@@ -318,6 +319,8 @@ class Recognizer:
         index_candidates, back_candidates = self.detect(frame)
         observations = merge_corners(self.read_indices(frame, index_candidates))
         for back in back_candidates:
+            if back.heat < self.options.min_confidence:
+                continue      # a face-down card is a reading like any other: as sure as asked, or not reported
             observations.append(CardObservation(
                 BACK_CODE, back.heat, ((back.x, back.y),),
                 back_design=back_design_name(frame, (back.x, back.y), back.size)))

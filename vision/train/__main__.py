@@ -25,6 +25,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--detector-steps", type=int, default=2500, help="detector training steps of 16 crops (default 2500)")
     parser.add_argument("--classifier-steps", type=int, default=5000, help="classifier training steps of 128 patches (default 5000)")
     parser.add_argument("--eval-scenes", type=int, default=30, help="validation scenes per design group (default 30)")
+    parser.add_argument("--overlap", type=float, nargs=2, metavar=("LOW", "HIGH"),
+                        help="draw each training table scene's overlap uniformly from LOW..HIGH (0 = cards apart, "
+                             "1 = tight fans; default: 0.6 for every table scene)")
     parser.add_argument("--threads", type=int, default=2, help="torch threads (default 2; 1 is faster on a busy machine)")
     parser.add_argument("--init", type=Path, metavar="DIR",
                         help="fine-tune the models in DIR instead of training from scratch (lower learning rate, "
@@ -32,6 +35,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     args = parser.parse_args(argv)
     if args.detector_steps < 0 or args.classifier_steps < 0 or args.scenes < 1:
         parser.error("--scenes must be at least 1, the step counts at least 0")
+    if args.overlap is not None and not 0.0 <= args.overlap[0] <= args.overlap[1] <= 1.0:
+        parser.error(f"--overlap needs LOW <= HIGH within 0..1, got {args.overlap[0]} {args.overlap[1]}")
     if 0 in (args.detector_steps, args.classifier_steps) and args.init is None:
         parser.error("0 steps keep the model of --init DIR; give --init")
     return args
@@ -64,7 +69,8 @@ def main(argv: list[str] | None = None) -> int:
         progress(f"deck {number}/{len(TRAIN_DESIGNS) + len(HELDOUT_DESIGNS)} ready: {design}")
     rng = np.random.default_rng(args.seed)
     detector_scenes, patch_chunks, class_chunks = [], [], []
-    for number, scene in enumerate(render_scenes(args.seed, args.scenes, TRAIN_DESIGNS), 1):
+    for number, scene in enumerate(render_scenes(args.seed, args.scenes, TRAIN_DESIGNS,
+                                                              table_overlap=args.overlap), 1):
         indices, backs = scene_labels(scene)
         detector_scenes.append(scale_for_detector(scene.image, indices, backs, rng))
         patches, classes = classifier_samples(scene.image, indices, rng, faces=scene_faces(scene))
@@ -94,6 +100,7 @@ def main(argv: list[str] | None = None) -> int:
     figures: dict = {"seed": args.seed, "training_scenes": args.scenes, "patches": int(len(patches)),
                      "detector_steps": args.detector_steps, "classifier_steps": args.classifier_steps,
                      "fine_tuned_from": str(args.init) if args.init else None,
+                     "table_overlap": args.overlap,
                      "train_designs": list(TRAIN_DESIGNS), "heldout_designs": list(HELDOUT_DESIGNS)}
     for group, designs, seed in (("train_designs", TRAIN_DESIGNS, args.seed + 1000),
                                  ("heldout_designs", HELDOUT_DESIGNS, args.seed + 2000)):
