@@ -47,10 +47,12 @@ from engine.irregularities import (
 from engine.match import HandScore
 from engine.melds import Arrangement, Meld, MeldError, arrangement_of, min_deadwood, solver
 from engine.rules import GinRules
-from engine.zones import ZoneMap, default_zones
+from engine.zones import CARD_HEIGHT_CM, ZoneMap, default_zones
 
 BACK = "BACK"
 """The code of a face-down card."""
+UNREAD = "UNREAD"
+"""The code of a card the camera sees lying there but cannot read: the tracker asks which card it is."""
 
 HAND_SIZE = 10
 _TWICE = "*"
@@ -93,9 +95,9 @@ class Sighting:
 
 
 def canonical_code(code: str, what: str = "card code") -> str:
-    """``'BACK'`` or the canonical card code; anything else is a :class:`TrackerError`."""
-    if isinstance(code, str) and code.strip().upper() == BACK:
-        return BACK
+    """``'BACK'``, ``'UNREAD'`` or the canonical card code; anything else is a :class:`TrackerError`."""
+    if isinstance(code, str) and code.strip().upper() in (BACK, UNREAD):
+        return code.strip().upper()
     try:
         return str(parse_card(code))
     except CardParseError as error:
@@ -303,8 +305,11 @@ class GinTracker:
         """Answer the ``needs_confirmation`` event ``seq``: the card there is ``code``."""
         if seq not in self._pending:
             raise TrackerError(f"event #{seq} is not waiting for a confirmation")
+        answer = canonical_code(code)
+        if answer == UNREAD:
+            raise TrackerError(f"event #{seq} asks which card lies there: {UNREAD} is no answer")
         zone, read, x, y, doubtful = self._pending.pop(seq)
-        self._overrides.append(_Override(zone, read, x, y, canonical_code(code), doubtful))
+        self._overrides.append(_Override(zone, read, x, y, answer, doubtful))
         return self._reevaluate()
 
     def press_knock(self, player: str, frame_id: int) -> list[Event]:
@@ -346,34 +351,62 @@ class GinTracker:
         return sighting
 
     def _settled(self) -> dict[str, dict[str, _Card]] | None:
-        """Zone -> code -> card, if every card is clearly on or off the table over the window."""
+        """Zone -> code -> card, if every card is clearly on or off the table over the window.
+
+        Cards seen but not read (:data:`UNREAD`) are told apart by place: each place seen in enough
+        frames is one card, keyed ``UNREAD@x,y``.
+        """
         votes: dict[tuple[str, str], list[Sighting]] = defaultdict(list)
+        unread: dict[str, list[list[Sighting]]] = defaultdict(list)
         for _, sightings in self._window:
             best: dict[tuple[str, str], Sighting] = {}
+            answered: set[tuple[str, str]] = set()
             for raw in sightings:
                 if raw.zone is None:
                     continue
                 s = self._corrected(raw)
+                if s.code == UNREAD:
+                    _join_place(unread[s.zone], s, self.options.confirm_radius_cm)
+                    continue
                 key = (s.zone, s.code)
                 other = best.get(key)
                 if other is not None and math.dist((other.x, other.y), (s.x, s.y)) > self.options.confirm_radius_cm:
+                    if self._same_card(other, key in answered, s, s.code != raw.code):
+                        if key in answered:  # keep the card's own reading (its place), not the answered picture
+                            best[key] = s
+                            answered.discard(key)
+                        continue
                     # One card read at two places of a zone: keep the weaker reading apart, to be asked about.
                     weak, strong = sorted((other, s), key=lambda r: r.confidence)
                     best[key], best[(s.zone, s.code + _TWICE)] = strong, weak
                 elif other is None or s.confidence > other.confidence:
                     best[key] = s
+                    if s.code != raw.code:
+                        answered.add(key)
             for key, s in best.items():
                 votes[key].append(s)
+        for zone, places in unread.items():
+            for seen in places:
+                x, y = median(s.x for s in seen), median(s.y for s in seen)
+                votes[(zone, f"{UNREAD}@{x:.1f},{y:.1f}")] = seen
         reading: dict[str, dict[str, _Card]] = defaultdict(dict)
         for (zone, code), seen in votes.items():
             if len(seen) >= self.options.quorum:
                 alternatives = tuple(dict.fromkeys(c for s in seen for c in s.candidates if c != code))
                 # Medians: a card misread once elsewhere must not drag the position of the real one.
-                reading[zone][code] = _Card(code, median(s.x for s in seen), median(s.y for s in seen),
+                reading[zone][code] = _Card(seen[0].code if seen[0].code == UNREAD else code,
+                                            median(s.x for s in seen), median(s.y for s in seen),
                                             sum(s.confidence for s in seen) / len(seen), alternatives)
             elif len(seen) > self.options.window - self.options.quorum:
                 return None
         return reading
+
+    def _same_card(self, first: Sighting, first_answered: bool, second: Sighting, second_answered: bool) -> bool:
+        """Two readings of one code in one zone and frame are one card when the players named one of
+        them as that card (an answer about a card's picture, read as an index) and they lie within
+        a card's length of each other."""
+        return (first_answered != second_answered
+                and math.dist((first.x, first.y), (second.x, second.y)) <= CARD_HEIGHT_CM)
 
     def _evaluate(self, frame_id: int) -> list[Event]:
         reading = self._settled()
@@ -401,8 +434,8 @@ class GinTracker:
         cannot place (whose discard, which card): it stops and says so rather than carry on with
         the wrong player to move. The players record the hand themselves.
         """
-        for seq, (zone, code, *_) in list(self._pending.items()):
-            if code not in reading.get(zone, {}):
+        for seq, (zone, code, x, y, _) in list(self._pending.items()):
+            if not self._present(reading.get(zone, {}), code, x, y):
                 del self._pending[seq]
                 if zone == self.discard_zone and self.phase == "play":
                     self._pending.clear()
@@ -413,12 +446,19 @@ class GinTracker:
                                               "record this hand by hand")]
         return [] if self._pending else None
 
+    def _present(self, cards: dict[str, _Card], code: str, x: float, y: float) -> bool:
+        """Whether the card asked about still lies there (an unread card: at its place)."""
+        if code != UNREAD:
+            return code in cards
+        return any(c.code == UNREAD and math.dist((c.x, c.y), (x, y)) <= self.options.confirm_radius_cm
+                   for c in cards.values())
+
     def _question_doubtful(self, reading: dict[str, dict[str, _Card]], frame_id: int) -> list[Event]:
         """Ask about cards read with low confidence and cards read in two zones at once."""
         zones_of: dict[str, list[str]] = defaultdict(list)
         for zone, cards in reading.items():
-            for code in cards:
-                if code != BACK and self.zones.named(zone).kind != "stock":
+            for code, card in cards.items():
+                if card.code not in (BACK, UNREAD) and self.zones.named(zone).kind != "stock":
                     zones_of[code].append(zone)
         events = []
         for zone, cards in reading.items():
@@ -429,6 +469,11 @@ class GinTracker:
                     card = replace(card, code=card.code.removesuffix(_TWICE))
                     events += self._ask(zone, card, frame_id, f"{card.code} is read twice in {zone}: {self._copies}",
                                         conflict=True)
+                    continue
+                if card.code == UNREAD:
+                    if self.zones.named(zone).kind != "stock":
+                        events += self._ask(zone, card, frame_id, f"a card lies in {zone} at ({card.x:.0f}, {card.y:.0f}) cm "
+                                                                  "but its index cannot be read")
                     continue
                 places = zones_of.get(card.code, [])
                 twice = len(places) > self.decks
@@ -463,8 +508,8 @@ class GinTracker:
         for pending_zone, code, x, y, _ in self._pending.values():
             if (pending_zone, code) == (zone, card.code) and math.dist((x, y), (card.x, card.y)) <= self.options.confirm_radius_cm:
                 return []
-        candidates = tuple(c for c in dict.fromkeys((card.code,) + card.candidates) if c not in exclude)
-        event = self._emit("reading", frame_id, needs_confirmation=True, candidates=candidates or (card.code,),
+        candidates = tuple(c for c in dict.fromkeys((card.code,) + card.candidates) if c not in exclude and c != UNREAD)
+        event = self._emit("reading", frame_id, needs_confirmation=True, candidates=candidates or (card.code,) * (card.code != UNREAD),
                            zone=zone, position=(round(card.x, 1), round(card.y, 1)), cards=(card.code,), detail=why)
         self._pending[event.seq] = (zone, card.code, card.x, card.y, card.confidence < self.options.min_confidence)
         return [event]
@@ -758,6 +803,15 @@ class GinTracker:
         event = Event(len(self.events) + 1, kind, frame_id, player, **fields)
         self.events.append(event)
         return event
+
+
+def _join_place(places: list[list[Sighting]], sighting: Sighting, radius: float) -> None:
+    """Add ``sighting`` to the place (a list of sightings) it lies at, or start a new place."""
+    for seen in places:
+        if math.dist((seen[0].x, seen[0].y), (sighting.x, sighting.y)) <= radius:
+            seen.append(sighting)
+            return
+    places.append([sighting])
 
 
 def _is_meld_group(group: tuple[str, ...], layout: _Layout) -> bool:

@@ -1,0 +1,61 @@
+"""The tracker with cards the camera sees but cannot read (``UNREAD``) and answers about a card's picture."""
+
+import pytest
+
+from engine.tracker import UNREAD, GinTracker, Sighting, TrackerError, TrackerOptions
+from engine.zones import default_zones
+
+ZONES = default_zones("gin", 2)
+DISCARD = ZONES.named("discard").centre
+
+
+def still(tracker: GinTracker, frame: int, sightings: list[Sighting], frames: int = 2) -> list:
+    events = []
+    for k in range(frames):
+        events += tracker.update(frame + k, sightings, still=True)
+    return events
+
+
+def test_a_discard_seen_but_not_read_is_asked_about_and_never_given_to_the_wrong_player():
+    tracker = GinTracker(("Anna", "Ben"), dealer="Anna", zones=ZONES, options=TrackerOptions(window=2, quorum=2))
+    unread = [Sighting(UNREAD, 0.0, *DISCARD, "discard")]
+    [question] = still(tracker, 1, unread)
+    assert question.kind == "reading" and question.needs_confirmation and question.zone == "discard"
+    assert question.cards == (UNREAD,) and question.candidates == () and question.position == tuple(round(v, 1) for v in DISCARD)
+    assert still(tracker, 3, unread) == []  # it waits for the answer: no discard is committed meanwhile
+    with pytest.raises(TrackerError, match="is no answer"):
+        tracker.confirm(question.seq, UNREAD)
+    events = tracker.confirm(question.seq, "QC")
+    assert [e.describe() for e in events] == ["#2 discard Ben QC (stock 31)"]  # Ben is forehand: his opening discard
+    # Ben's card stays unread under the camera; Anna's discard on top is read: it is hers.
+    events = still(tracker, 5, [Sighting("9D", 0.95, *DISCARD, "discard")])
+    assert [e.describe() for e in events] == ["#3 stock_draw Anna (stock 30) (inferred)", "#4 discard Anna 9D (stock 30)"]
+
+
+def test_an_unread_discard_covered_before_the_answer_ends_the_hand_as_a_question():
+    tracker = GinTracker(("Anna", "Ben"), dealer="Anna", zones=ZONES, options=TrackerOptions(window=2, quorum=2))
+    [question] = still(tracker, 1, [Sighting(UNREAD, 0.0, *DISCARD, "discard")])
+    [end] = still(tracker, 3, [Sighting("9D", 0.95, *DISCARD, "discard")])
+    assert end.kind == "hand_end" and end.needs_confirmation and end.result is None
+    assert not any(e.kind == "discard" for e in tracker.events)
+
+
+def test_two_unread_cards_in_one_area_are_two_questions():
+    tracker = GinTracker(("Anna", "Ben"), dealer="Anna", zones=ZONES, options=TrackerOptions(window=2, quorum=2))
+    seat = ZONES.seat_zone(0)
+    x, y = seat.rect[0] + 10, seat.rect[1] + 6
+    events = still(tracker, 1, [Sighting(UNREAD, 0.0, x, y, seat.name), Sighting(UNREAD, 0.0, x + 2, y, seat.name)])
+    assert sorted(e.position for e in events) == [(x, y), (x + 2, y)]
+
+
+def test_an_answer_about_a_cards_picture_names_the_card_read_there_once_not_twice():
+    """The recognizer reads a jack's figure as a weak 4C below the jack's index; the players, asked,
+    say it is the jack. That is one card, not the jack twice (which would stop the hand)."""
+    tracker = GinTracker(("Anna", "Ben"), dealer="Anna", zones=ZONES, options=TrackerOptions(window=2, quorum=2))
+    x, y = DISCARD
+    seen = [Sighting("JH", 0.98, x, y, "discard"), Sighting("4C", 0.33, x + 0.6, y + 6.6, "discard")]
+    [question] = still(tracker, 1, seen)
+    assert question.cards == ("4C",)
+    events = tracker.confirm(question.seq, "JH")
+    assert [e.describe() for e in events] == ["#2 discard Ben JH (stock 31)"]
+    assert not any(e.kind == "irregularity" for e in tracker.events)
