@@ -372,7 +372,7 @@ class GinTracker:
                 other = best.get(key)
                 if other is not None and math.dist((other.x, other.y), (s.x, s.y)) > self.options.confirm_radius_cm:
                     if self._same_card(other, key in answered, s, s.code != raw.code):
-                        if key in answered:  # keep the card's own reading (its place), not the answered picture
+                        if key in answered and s.code == raw.code:  # keep the card's own reading (its place)
                             best[key] = s
                             answered.discard(key)
                         continue
@@ -403,9 +403,9 @@ class GinTracker:
 
     def _same_card(self, first: Sighting, first_answered: bool, second: Sighting, second_answered: bool) -> bool:
         """Two readings of one code in one zone and frame are one card when the players named one of
-        them as that card (an answer about a card's picture, read as an index) and they lie within
-        a card's length of each other."""
-        return (first_answered != second_answered
+        them as that card (an answer about a card's picture read as an index, or about a card seen
+        unread) and they lie within a card's length of each other."""
+        return ((first_answered or second_answered)
                 and math.dist((first.x, first.y), (second.x, second.y)) <= CARD_HEIGHT_CM)
 
     def _evaluate(self, frame_id: int) -> list[Event]:
@@ -502,6 +502,12 @@ class GinTracker:
             if key in self._flagged_keys:
                 return []
             self._flagged_keys.add(key)
+            if zone == self.discard_zone and self.phase == "play":
+                # The pile's top is not known: whatever lands on it next cannot be placed in the turn order.
+                self.phase = "over"
+                return [self._emit("hand_end", frame_id, needs_confirmation=True, flagged=True, candidates=(card.code,),
+                                   detail=f"{why}, and the players confirmed it is {card.code}: the tracker cannot "
+                                          "tell the discard pile's top card, so it lost the turn order; record this hand by hand")]
             return [self._emit("irregularity", frame_id, cards=(card.code,), zone=zone, flagged=True,
                                detail=f"{why}, and the players confirmed it is {card.code}: "
                                       "§14 has no ruling for it; the tracker waits until the table is put right")]

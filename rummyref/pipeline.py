@@ -225,12 +225,14 @@ class TableReader:
         if view is not None:
             from vision.presence import card_mask
 
-            sightings += self.unread(card_mask(view), sightings)
+            marks = [tuple(map(float, point)) for point in table]  # where indices were read (single ones uncorrected)
+            sightings += self.unread(card_mask(view), sightings, marks)
         return tuple(sightings)
 
-    def unread(self, mask: np.ndarray, sightings: Sequence[Sighting]) -> list[Sighting]:
+    def unread(self, mask: np.ndarray, sightings: Sequence[Sighting], marks: Sequence[tuple[float, float]] = ()) -> list[Sighting]:
         """A sighting of each card lying unread in the discard pile or a player's area (``mask``: the
-        :func:`~vision.presence.card_mask` of the table's top-down view at :data:`~vision.presence.PX_PER_CM`)."""
+        :func:`~vision.presence.card_mask` of the table's top-down view at :data:`~vision.presence.PX_PER_CM`;
+        ``marks``: the table points where indices were read)."""
         from vision.presence import PX_PER_CM, unread_cards
 
         found = []
@@ -238,7 +240,7 @@ class TableReader:
             if zone.kind not in ("discard", "layout"):
                 continue
             read = [(s.x, s.y) for s in sightings if s.zone == zone.name]
-            for x, y in unread_cards(mask, PX_PER_CM, read, zone.rect, rows=zone.kind == "layout"):
+            for x, y in unread_cards(mask, PX_PER_CM, read, zone.rect, rows=zone.kind == "layout", marks=marks):
                 if self.zones.zone_at(x, y) is zone:
                     found.append(Sighting(UNREAD, 0.0, x, y, zone.name))
         return found

@@ -70,11 +70,14 @@ def card_mask(view: np.ndarray) -> np.ndarray:
 
 
 def unread_cards(mask: np.ndarray, px_per_cm: float, read: Sequence[tuple[float, float]],
-                 region: tuple[float, float, float, float], rows: bool = True) -> list[tuple[float, float]]:
+                 region: tuple[float, float, float, float], rows: bool = True,
+                 marks: Sequence[tuple[float, float]] = ()) -> list[tuple[float, float]]:
     """Centres (table cm) of cards lying in ``region`` (x0, y0, x1, y1 cm) that none of the cards
     ``read`` (their centres) accounts for: a patch of card colour without a card read on it, and
     (``rows``) in a row of cards read, card colour reaching a card beyond either end or a gap
     between two of them. A pile (cards on top of each other) is looked at without ``rows``.
+    ``marks`` are the points where indices were read: a patch with one on it was read (a card's
+    lower index read alone puts its estimated centre off the card).
     """
     x0, y0, x1, y1 = (int(round(v * px_per_cm)) for v in region)
     x0, y0 = max(x0, 0), max(y0, 0)
@@ -89,11 +92,12 @@ def unread_cards(mask: np.ndarray, px_per_cm: float, read: Sequence[tuple[float,
         if stats[label, cv2.CC_STAT_AREA] < MIN_CARD_SHARE * card_px:
             continue
         mine = [(x, y) for x, y in inside if _label_at(labels, (x * px_per_cm - x0, y * px_per_cm - y0)) == label]
-        if not mine:
+        marked = any(_label_at(labels, (x * px_per_cm - x0, y * px_per_cm - y0)) == label for x, y in marks)
+        if not mine and not marked:
             cx, cy = centroids[label]
             found.append(_cm(cx + x0, cy + y0, px_per_cm))
             continue
-        if not rows:
+        if not rows or not mine:
             continue
         blob = (labels == label).astype(np.uint8)
         for row in _rows(mine):
