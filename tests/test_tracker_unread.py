@@ -59,3 +59,43 @@ def test_an_answer_about_a_cards_picture_names_the_card_read_there_once_not_twic
     events = tracker.confirm(question.seq, "JH")
     assert [e.describe() for e in events] == ["#2 discard Ben JH (stock 31)"]
     assert not any(e.kind == "irregularity" for e in tracker.events)
+
+
+def moving(tracker: GinTracker, frame: int) -> list:
+    return tracker.update(frame, [], still=False)
+
+
+def test_two_unread_discards_in_a_row_are_two_questions_not_one_card_lying_on():
+    """The answer about the pile's unread top holds until the table moves: the next card lands at the
+    same place, unread too, and must not pass for the card named before (a missed discard)."""
+    tracker = GinTracker(("Anna", "Ben"), dealer="Anna", zones=ZONES, options=TrackerOptions(window=2, quorum=2))
+    unread = [Sighting(UNREAD, 0.0, *DISCARD, "discard")]
+    [first] = still(tracker, 1, unread)
+    assert [e.describe() for e in tracker.confirm(first.seq, "QC")] == ["#2 discard Ben QC (stock 31)"]
+    assert moving(tracker, 3) == []
+    [second] = still(tracker, 4, unread)
+    assert second.kind == "reading" and second.cards == (UNREAD,)
+    assert [e.describe() for e in tracker.confirm(second.seq, "QH")] == [
+        "#4 stock_draw Anna (stock 30) (inferred)", "#5 discard Anna QH (stock 30)"]
+
+
+def test_an_unread_discard_not_named_before_the_table_moves_ends_the_hand_as_a_question():
+    tracker = GinTracker(("Anna", "Ben"), dealer="Anna", zones=ZONES, options=TrackerOptions(window=2, quorum=2))
+    [question] = still(tracker, 1, [Sighting(UNREAD, 0.0, *DISCARD, "discard")])
+    [end] = moving(tracker, 3)
+    assert end.kind == "hand_end" and end.needs_confirmation and end.result is None and tracker.phase == "over"
+    with pytest.raises(TrackerError, match="not waiting"):
+        tracker.confirm(question.seq, "QC")
+
+
+def test_a_card_named_once_stays_named_while_it_is_read_weakly_as_another_card_or_not_at_all():
+    tracker = GinTracker(("Anna", "Ben"), dealer="Anna", zones=ZONES, options=TrackerOptions(window=2, quorum=2))
+    seat = ZONES.seat_zone(1)
+    x, y = seat.rect[0] + 10, seat.rect[1] + 6
+    [question] = still(tracker, 1, [Sighting(UNREAD, 0.0, x, y, seat.name)])
+    tracker.confirm(question.seq, "QD")
+    assert still(tracker, 3, [Sighting("10D", 0.44, x + 0.3, y, seat.name)]) == []  # no new question
+    assert still(tracker, 5, [Sighting(UNREAD, 0.0, x, y - 0.3, seat.name)]) == []
+    # a confident reading there is another card: the answer does not cover it
+    [again] = still(tracker, 7, [Sighting("QD", 0.95, x, y, seat.name), Sighting("QD", 0.95, x + 30, y, seat.name)])
+    assert again.kind == "reading" and "twice" in again.detail

@@ -1,0 +1,50 @@
+"""Cards lying unread on a rendered table become UNREAD sightings at their places (vision.presence in TableReader)."""
+
+import math
+
+import pytest
+
+from engine.simulate import Placed
+from engine.tracker import BACK, UNREAD
+from engine.zones import default_zones
+from rummyref.pipeline import INDEX_TO_CENTRE_CM, TableReader, make_calibrator
+from rummyref.render_game import GameRenderer
+from vision.observation import CardObservation
+from vision.presence import table_view
+
+ZONES = default_zones("gin", 2)
+STOCK = Placed(BACK, *ZONES.named("stock").centre, "stock")
+FAN = [Placed(code, 10.0 + 2.0 * i, 46.0, "seat0") for i, code in enumerate(("JD", "QD", "KD"))]
+LOOSE = Placed("5C", 40.0, 55.0, "seat0")
+
+
+def read(table, seen=()):
+    """The reader's sightings of a rendered still ``table`` when the recognizer read only the cards ``seen``
+    (each at its upper-left index, as a fanned card shows)."""
+    renderer = GameRenderer(1280, 720, (ZONES.width, ZONES.height), seed=5)
+    image = renderer.render(tuple(table), still=True)
+    calibration = make_calibrator((ZONES.width, ZONES.height)).update(image).calibration
+    index = lambda p: renderer._project([(p.x - INDEX_TO_CENTRE_CM[0], p.y - INDEX_TO_CENTRE_CM[1])])[0]
+    observations = [CardObservation(p.code, 0.95, (tuple(map(float, index(p))),)) for p in seen]
+    view = table_view(image, calibration.homography, (ZONES.width, ZONES.height))
+    return TableReader(None, ZONES, None).sightings(observations, calibration, view)
+
+
+def unread(sightings):
+    return [(s.zone, s.x, s.y) for s in sightings if s.code == UNREAD]
+
+
+def test_a_table_read_in_full_has_no_unread_card_and_the_stock_and_markers_are_none():
+    assert unread(read([STOCK, *FAN, LOOSE], seen=[*FAN, LOOSE])) == []
+
+
+def test_a_discard_nobody_read_is_an_unread_card_where_it_lies():
+    [(zone, x, y)] = unread(read([STOCK, Placed("QC", 44.7, 30.1, "discard")]))
+    assert zone == "discard" and math.dist((x, y), (44.7, 30.1)) < 1.0
+
+
+@pytest.mark.parametrize("missing", [0, 1, 2], ids=["first", "middle", "last"])
+def test_a_fanned_card_not_read_is_asked_about_at_its_place(missing):
+    seen = [p for i, p in enumerate(FAN) if i != missing] + [LOOSE]
+    [(zone, x, y)] = unread(read([STOCK, *FAN, LOOSE], seen=seen))
+    assert zone == "seat0" and math.dist((x, y), (FAN[missing].x, FAN[missing].y)) < 1.0
