@@ -287,12 +287,28 @@ class GinTracker:
         if not still:
             self._window.clear()
             self._settled_still = False
-            return []
+            return self._moved(frame_id)
         self._window.append((frame_id, list(sightings)))
         del self._window[:-self.options.window]
         if len(self._window) < self.options.window or self.phase == "over":
             return []
         return self._evaluate(frame_id)
+
+    def _moved(self, frame_id: int) -> list[Event]:
+        """A hand over the table: answers about the discard pile's top no longer hold (the next card
+        lands at the same place), and an unread top card nobody named cannot be told from the next one."""
+        if self.phase != "play":
+            return []
+        self._overrides = [o for o in self._overrides if o.zone != self.discard_zone]
+        unnamed = [seq for seq, (zone, code, *_) in self._pending.items() if zone == self.discard_zone and code == UNREAD]
+        if not unnamed:
+            return []
+        self._pending.clear()
+        self.phase = "over"
+        return [self._emit("hand_end", frame_id, needs_confirmation=True, flagged=True,
+                           detail=f"the question about the unread card on the discard pile (#{unnamed[0]}) was not answered "
+                                  "before the table moved: the tracker cannot tell it from the next card there and lost "
+                                  "the turn order; record this hand by hand")]
 
     @property
     def needs_frames(self) -> bool:
@@ -342,10 +358,12 @@ class GinTracker:
 
     def _corrected(self, sighting: Sighting) -> Sighting:
         """The sighting with the players' answer applied, if it is the card they were asked about:
-        same zone, same reading, same place (and, for a doubtful reading, doubtful again)."""
+        same zone, same place, and the same reading, or for a doubtful card any doubtful reading
+        (a card read weakly as one card, then as another, or seen unread, is still the card named)."""
         for o in self._overrides:
-            if (o.zone == sighting.zone and o.read == sighting.code
-                    and not (o.doubtful_only and sighting.confidence >= self.options.min_confidence)
+            doubtful = sighting.confidence < self.options.min_confidence
+            if (o.zone == sighting.zone and (o.read == sighting.code or (o.doubtful_only and doubtful))
+                    and not (o.doubtful_only and not doubtful)
                     and math.dist((o.x, o.y), (sighting.x, sighting.y)) <= self.options.confirm_radius_cm):
                 return replace(sighting, code=o.card, confidence=1.0, candidates=())
         return sighting
@@ -462,6 +480,8 @@ class GinTracker:
                     zones_of[code].append(zone)
         events = []
         for zone, cards in reading.items():
+            if zone == self.discard_zone and self.phase != "play":
+                continue  # after the knock the pile plays no part
             for card in cards.values():
                 if card.code.endswith(_TWICE):
                     if self.decks > 1:

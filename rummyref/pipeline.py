@@ -31,7 +31,7 @@ import numpy as np
 
 from engine.match import HandScore, MatchState, new_match
 from engine.rules import GinRules
-from engine.tracker import BACK, UNREAD, Event, GinTracker, Sighting, TrackerOptions
+from engine.tracker import BACK, UNREAD, Event, GinTracker, Sighting, TrackerError, TrackerOptions
 from engine.zones import CARD_HEIGHT_CM, CARD_WIDTH_CM, ZoneMap
 from vision.observation import CardObservation
 
@@ -311,7 +311,13 @@ class HandSession:
         return self._settle(self.tracker.update(frame_id, sightings, still))
 
     def confirm(self, seq: int, code: str) -> list[Event]:
-        return self._settle(self.tracker.confirm(seq, code))
+        """The players' answer to question ``seq``; an answer the tracker no longer waits for (the card
+        was covered or taken first) is logged and dropped, never fatal."""
+        try:
+            return self._settle(self.tracker.confirm(seq, code))
+        except TrackerError as error:
+            log.warning("answer %s to question #%d not used: %s", code, seq, error)
+            return []
 
     def press_knock(self, frame_id: int) -> list[Event]:
         """The knock button: a knock by the player to move."""

@@ -11,7 +11,7 @@ the players about exactly that card.
 >>> mask = np.zeros((100, 200), np.uint8)
 >>> mask[20:64, 40:72] = 1          # one card of 6.3 x 8.8 cm at 5 px/cm, left edge at 8 cm
 >>> unread_cards(mask, 5.0, [], (0, 0, 40, 20))
-[(11.1, 8.3)]
+[(11.2, 8.3)]
 >>> unread_cards(mask, 5.0, [(11.1, 8.3)], (0, 0, 40, 20))
 []
 
@@ -20,6 +20,11 @@ A fan of three cards, 2 cm apart, whose first card was not read:
 >>> mask[:] = 0; mask[20:64, 40:92] = 1
 >>> unread_cards(mask, 5.0, [(13.1, 8.3), (15.1, 8.3)], (0, 0, 40, 20))
 [(11.2, 8.3)]
+
+Read nowhere, it is three cards to ask about (a fan's usual step apart):
+
+>>> unread_cards(mask, 5.0, [], (0, 0, 40, 20))
+[(11.2, 8.3), (13.1, 8.3), (15.1, 8.3)]
 """
 
 from __future__ import annotations
@@ -45,6 +50,8 @@ GAP_CM = 3.4
 them (the tracker takes cards closer than 3.5 cm as one meld)."""
 ROW_CM = 2.5
 """Cards read within this height of each other lie in one row."""
+FAN_STEP_CM = 2.0
+"""How far apart fanned cards usually lie, for a fan with too few cards read to tell."""
 
 
 def table_view(image: np.ndarray, homography: np.ndarray, size_cm: tuple[float, float],
@@ -93,15 +100,18 @@ def unread_cards(mask: np.ndarray, px_per_cm: float, read: Sequence[tuple[float,
             continue
         mine = [(x, y) for x, y in inside if _label_at(labels, (x * px_per_cm - x0, y * px_per_cm - y0)) == label]
         marked = any(_label_at(labels, (x * px_per_cm - x0, y * px_per_cm - y0)) == label for x, y in marks)
-        if not mine and not marked:
-            cx, cy = centroids[label]
-            found.append(_cm(cx + x0, cy + y0, px_per_cm))
+        if not rows:  # a pile: only whether anything on it was read
+            if not mine and not marked:
+                found.append(_cm(centroids[label][0] + x0, centroids[label][1] + y0, px_per_cm))
             continue
-        if not rows or not mine:
-            continue
+        if not mine and marked:
+            continue  # read only at an index whose estimated centre lies off it (a lower index)
         blob = (labels == label).astype(np.uint8)
+        if not mine:  # nothing read on it: one row through its middle, each of its cards to be asked about
+            found += _row_gaps(blob, [], (centroids[label][1] + y0) / px_per_cm, px_per_cm, (x0, y0))
+            continue
         for row in _rows(mine):
-            found += _row_gaps(blob, row, px_per_cm, (x0, y0))
+            found += _row_gaps(blob, [x for x, _ in row], sum(y for _, y in row) / len(row), px_per_cm, (x0, y0))
     return found
 
 
@@ -127,32 +137,39 @@ def _rows(points: Sequence[tuple[float, float]]) -> list[list[tuple[float, float
     return [sorted(row) for row in rows]
 
 
-def _row_gaps(blob: np.ndarray, row: list[tuple[float, float]], px_per_cm: float,
+def _row_gaps(blob: np.ndarray, xs: list[float], y: float, px_per_cm: float,
               origin: tuple[int, int]) -> list[tuple[float, float]]:
-    """Unread cards of one row: where the card colour around the row's middle height reaches beyond
-    the cards read (by more than :data:`EDGE_SLACK_CM`) or fills a gap between two of them."""
-    y = sum(p[1] for p in row) / len(row)
+    """Unread cards of one row of cards at height ``y`` (cm) whose cards read lie at ``xs`` (cm, left
+    to right; none: nothing read): where the card colour around the row's middle height reaches
+    beyond the cards read (by more than :data:`EDGE_SLACK_CM`) or fills a gap between two of them.
+    A gap or a row read nowhere holds as many cards as the row's step (between cards read, else
+    :data:`FAN_STEP_CM`) makes room for."""
     band_top = int(round((y - CARD_HEIGHT_CM / 6) * px_per_cm)) - origin[1]
     band_bottom = int(round((y + CARD_HEIGHT_CM / 6) * px_per_cm)) - origin[1]
     band = blob[max(band_top, 0):max(band_bottom, 0)]
     if band.size == 0:
         return []
     covered = band.mean(axis=0) > 0.5
-    xs = [p[0] * px_per_cm - origin[0] for p in row]
-    start = int(np.clip(round(xs[0]), 0, len(covered) - 1))
-    left = start
+    if not covered.any():
+        return []
+    px = [x * px_per_cm - origin[0] for x in xs]
+    inside = [int(np.clip(round(x), 0, len(covered) - 1)) for x in px] or [int(np.flatnonzero(covered)[0])]
+    left, right = min(inside), max(inside)
     while left > 0 and covered[left - 1]:
         left -= 1
-    right = int(np.clip(round(xs[-1]), 0, len(covered) - 1))
     while right < len(covered) - 1 and covered[right + 1]:
         right += 1
     half, slack = CARD_WIDTH_CM / 2 * px_per_cm, EDGE_SLACK_CM * px_per_cm
-    found = []
-    if left < xs[0] - half - slack:
-        found.append(_cm(left + half + origin[0], y * px_per_cm, px_per_cm))
-    for a, b in zip(xs, xs[1:]):
+    steps = [b - a for a, b in zip(px, px[1:]) if b - a <= GAP_CM * px_per_cm]
+    step = float(np.median(steps)) if steps else FAN_STEP_CM * px_per_cm
+    new = []
+    if not px or left < px[0] - half - slack:
+        new.append(left + half)
+    if right > (px[-1] if px else left + half) + half + slack:
+        new.append(right - half)
+    points = sorted(px + new)
+    for a, b in zip(points, points[1:]):
         if b - a > GAP_CM * px_per_cm and covered[int(round(a)):int(round(b)) + 1].all():
-            found.append(_cm((a + b) / 2 + origin[0], y * px_per_cm, px_per_cm))
-    if right > xs[-1] + half + slack:
-        found.append(_cm(right - half + origin[0], y * px_per_cm, px_per_cm))
-    return found
+            between = max(1, int(round((b - a) / step)) - 1)
+            new += [a + (b - a) * k / (between + 1) for k in range(1, between + 1)]
+    return [_cm(x + origin[0], y * px_per_cm, px_per_cm) for x in sorted(new)]
