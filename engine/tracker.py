@@ -410,7 +410,7 @@ class GinTracker:
         reading: dict[str, dict[str, _Card]] = defaultdict(dict)
         for (zone, code), seen in votes.items():
             if len(seen) >= self.options.quorum:
-                alternatives = tuple(dict.fromkeys(c for s in seen for c in s.candidates if c != code))
+                alternatives = _by_weight(seen, code)
                 # Medians: a card misread once elsewhere must not drag the position of the real one.
                 reading[zone][code] = _Card(seen[0].code if seen[0].code == UNREAD else code,
                                             median(s.x for s in seen), median(s.y for s in seen),
@@ -829,6 +829,21 @@ class GinTracker:
         event = Event(len(self.events) + 1, kind, frame_id, player, **fields)
         self.events.append(event)
         return event
+
+
+def _by_weight(seen: Sequence[Sighting], code: str) -> tuple[str, ...]:
+    """The alternatives read for one card over a window, the likeliest first: each sighting's
+    candidates count more the earlier they stand in its list (a reader names its best guess first).
+
+    >>> _by_weight([Sighting("UNREAD", 0, 0, 0, None, ("KC", "QH")), Sighting("UNREAD", 0, 0, 0, None, ("QH",))], "UNREAD")
+    ('QH', 'KC')
+    """
+    weight: dict[str, float] = defaultdict(float)
+    for s in seen:
+        for rank, candidate in enumerate(s.candidates):
+            if candidate != code:
+                weight[candidate] += 1 / (rank + 1)
+    return tuple(sorted(weight, key=lambda c: -weight[c]))
 
 
 def _join_place(places: list[list[Sighting]], sighting: Sighting, radius: float) -> None:

@@ -173,12 +173,15 @@ class TableReader:
     """Turns frames into :class:`FrameReading` values: calibration, motion, then (still frames) cards.
 
     ``calibrator`` is a :class:`vision.calibration.Calibrator` (markers, or corners set by hand).
+    ``sure`` is the confidence the tracker takes a reading at (:attr:`TrackerOptions.min_confidence`).
     """
 
-    def __init__(self, recognizer: Any, zones: ZoneMap, calibrator: Any, motion: Any | None = None) -> None:
+    def __init__(self, recognizer: Any, zones: ZoneMap, calibrator: Any, motion: Any | None = None,
+                 sure: float = TrackerOptions().min_confidence) -> None:
         from vision.motion import MotionDetector
 
         self.recognizer = recognizer
+        self.sure = sure
         self.zones = zones
         self.calibrator = calibrator
         self.motion = motion or MotionDetector()
@@ -227,7 +230,21 @@ class TableReader:
 
             marks = [tuple(map(float, point)) for point in table]  # where indices were read (single ones uncorrected)
             sightings += self.unread(card_mask(view), sightings, marks)
-        return tuple(sightings)
+        return tuple(self.pile_top(sightings))
+
+    def pile_top(self, sightings: list[Sighting]) -> list[Sighting]:
+        """The discard pile shows one card, its top: readings there that are all unsure (a card read
+        weakly at one corner, then as another card at the other, or its picture read as an index)
+        are one unread card at the pile's place, with what was read as the candidates. Sure
+        readings stay as they are (a card under the top may show beside it)."""
+        pile = [s for s in sightings if s.zone is not None and self.zones.named(s.zone).kind == "discard"]
+        if not pile or any(s.confidence >= self.sure for s in pile):
+            return sightings
+        zone = self.zones.named(pile[0].zone)
+        read = sorted((s for s in pile if s.code != UNREAD), key=lambda s: -s.confidence)
+        candidates = tuple(dict.fromkeys(c for s in read for c in (s.code,) + s.candidates if c != UNREAD))
+        top = Sighting(UNREAD, 0.0, *zone.centre, zone.name, candidates)
+        return [s for s in sightings if s not in pile] + [top]
 
     def unread(self, mask: np.ndarray, sightings: Sequence[Sighting], marks: Sequence[tuple[float, float]] = ()) -> list[Sighting]:
         """A sighting of each card lying unread in the discard pile or a player's area (``mask``: the

@@ -152,12 +152,14 @@ def replay_rendered(hand: SimulatedHand, images: list[np.ndarray], recognizer: A
             committed.append(event)
             if event.needs_confirmation and event.kind == "reading":
                 asked += 1
-                place = (event.zone, event.cards, event.position)
                 seen = any(p.zone == event.zone for p in frame.table)  # a reading where nothing lies has no answer
-                if answer and seen and event.position is not None and session.tracker is tracker and answers[place] < MAX_ANSWERS:
-                    answers[place] += 1
-                    answered += 1
+                if answer and seen and event.position is not None and session.tracker is tracker:
                     card = frame.answer(event)
+                    same = (event.zone, event.cards, event.position, card)  # the same question about the same card
+                    if answers[same] >= MAX_ANSWERS:
+                        continue
+                    answers[same] += 1
+                    answered += 1
                     tappable += card in reading_choices(event)
                     pending += session.confirm(event.seq, card)
     seconds = time.perf_counter() - start
