@@ -13,7 +13,8 @@ and the end of the hand with the engine's result, or no game when the stock is d
 
 It never guesses: a card read with low confidence, or read where the rules say it cannot be,
 becomes a ``needs_confirmation`` event with the candidates, and nothing is committed until
-:meth:`GinTracker.confirm` answers it. Rule breaks that are real (an illegal meld, 11 cards laid
+:meth:`GinTracker.confirm` answers it. So does a card the camera sees lying there but cannot
+read (:data:`UNREAD`, placed by :mod:`vision.presence`): the question points at its place. Rule breaks that are real (an illegal meld, 11 cards laid
 down, a knock over the limit) become ``flagged`` events carrying the §14 ruling
 (:mod:`engine.irregularities`) where the rulebook has one.
 

@@ -1,6 +1,7 @@
 """Cards lying unread on a rendered table become UNREAD sightings at their places (vision.presence in TableReader)."""
 
 import math
+from dataclasses import replace
 
 import pytest
 
@@ -48,3 +49,18 @@ def test_a_fanned_card_not_read_is_asked_about_at_its_place(missing):
     seen = [p for i, p in enumerate(FAN) if i != missing] + [LOOSE]
     [(zone, x, y)] = unread(read([STOCK, *FAN, LOOSE], seen=seen))
     assert zone == "seat0" and math.dist((x, y), (FAN[missing].x, FAN[missing].y)) < 1.0
+
+
+def test_a_pile_read_only_unsurely_is_one_unread_card_at_the_piles_place_with_the_readings_as_candidates():
+    from engine.tracker import Sighting
+
+    reader = TableReader(None, ZONES, None)
+    pile = ZONES.named("discard")
+    weak = [Sighting("KC", 0.42, pile.centre[0] + 1.7, pile.centre[1], "discard"),
+            Sighting("QH", 0.34, pile.centre[0] + 0.1, pile.centre[1] + 0.1, "discard", ("JH",)),
+            Sighting("7S", 0.9, 10.0, 46.0, "seat0")]
+    [seat, top] = reader.pile_top(weak)
+    assert seat == weak[2]
+    assert (top.code, top.zone, (top.x, top.y), top.candidates) == (UNREAD, "discard", pile.centre, ("KC", "QH", "JH"))
+    sure = [replace(weak[0], confidence=0.93), weak[1]]  # a sure reading: the pile is read as it is
+    assert reader.pile_top(sure) == sure
