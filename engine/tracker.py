@@ -37,7 +37,7 @@ from collections import defaultdict
 from dataclasses import dataclass, replace
 from typing import Literal, Sequence
 
-from engine.cards import Card, CardParseError, parse_card
+from engine.cards import ALL_CARDS, Card, CardParseError, parse_card
 from engine.dealing import StockEnd, stock_end
 from engine.gin import (
     GinError, HandResult, IllegalKnockError, Layoff, LayoffOutcome, best_layoffs, knock_limit, meld_rules, score, settle_hand,
@@ -492,6 +492,8 @@ class GinTracker:
                                         conflict=True)
                     continue
                 if card.code == UNREAD:
+                    if self.zones.named(zone).kind == "layout":
+                        card = replace(card, candidates=card.candidates + self._meld_candidates(card, reading))
                     if self.zones.named(zone).kind != "stock":
                         events += self._ask(zone, card, frame_id, f"a card lies in {zone} at ({card.x:.0f}, {card.y:.0f}) cm "
                                                                   "but its index cannot be read")
@@ -507,6 +509,28 @@ class GinTracker:
                        if twice else f"{card.code} read with confidence {card.confidence:.2f}")
                 events += self._ask(zone, card, frame_id, why, conflict=twice)
         return events
+
+    def _meld_candidates(self, card: _Card, reading: dict[str, dict[str, _Card]]) -> tuple[str, ...]:
+        """For a card lying unread among others of a player's area: the cards not seen elsewhere that
+        make the group it lies in a legal meld (the likely answers to offer the players)."""
+        cards = next(cards for cards in reading.values() if any(c is card for c in cards.values()))
+        key = next(k for k, c in cards.items() if c is card)
+        group = next(g for g in self._group(cards) if key in g)
+        others = [parse_card(cards[k].code) for k in group
+                  if k != key and cards[k].code not in (BACK, UNREAD) and not k.endswith(_TWICE)]
+        if len(others) < 2:
+            return ()
+        seen = set(self.pile) | self._layout_codes() | {c.code for zone in reading.values() for c in zone.values()}
+        found = []
+        for candidate in ALL_CARDS:
+            if str(candidate) in seen:
+                continue
+            try:
+                Meld.of(others + [candidate], self.mrules)
+            except MeldError:
+                continue
+            found.append(str(candidate))
+        return tuple(found)
 
     def _confirmed(self, zone: str, card: _Card) -> bool:
         """The players have confirmed that this reading is right."""

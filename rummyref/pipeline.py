@@ -235,14 +235,17 @@ class TableReader:
     def pile_top(self, sightings: list[Sighting]) -> list[Sighting]:
         """The discard pile shows one card, its top: readings there that are all unsure (a card read
         weakly at one corner, then as another card at the other, or its picture read as an index)
-        are one unread card at the pile's place, with what was read as the candidates. Sure
-        readings stay as they are (a card under the top may show beside it)."""
+        are one unread card at the pile's place, with what was read as the candidates and a
+        face-down card (a knock). Sure readings stay as they are (a card under the top may show
+        beside it)."""
         pile = [s for s in sightings if s.zone is not None and self.zones.named(s.zone).kind == "discard"]
         if not pile or any(s.confidence >= self.sure for s in pile):
             return sightings
         zone = self.zones.named(pile[0].zone)
         read = sorted((s for s in pile if s.code != UNREAD), key=lambda s: -s.confidence)
         candidates = tuple(dict.fromkeys(c for s in read for c in (s.code,) + s.candidates if c != UNREAD))
+        if BACK not in candidates[:5]:  # a face-down card (a knock) is always one answer
+            candidates = candidates[:5] + (BACK,)
         top = Sighting(UNREAD, 0.0, *zone.centre, zone.name, candidates)
         return [s for s in sightings if s not in pile] + [top]
 

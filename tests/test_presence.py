@@ -61,6 +61,6 @@ def test_a_pile_read_only_unsurely_is_one_unread_card_at_the_piles_place_with_th
             Sighting("7S", 0.9, 10.0, 46.0, "seat0")]
     [seat, top] = reader.pile_top(weak)
     assert seat == weak[2]
-    assert (top.code, top.zone, (top.x, top.y), top.candidates) == (UNREAD, "discard", pile.centre, ("KC", "QH", "JH"))
+    assert (top.code, top.zone, (top.x, top.y), top.candidates) == (UNREAD, "discard", pile.centre, ("KC", "QH", "JH", BACK))
     sure = [replace(weak[0], confidence=0.93), weak[1]]  # a sure reading: the pile is read as it is
     assert reader.pile_top(sure) == sure

@@ -99,3 +99,17 @@ def test_a_card_named_once_stays_named_while_it_is_read_weakly_as_another_card_o
     # a confident reading there is another card: the answer does not cover it
     [again] = still(tracker, 7, [Sighting("QD", 0.95, x, y, seat.name), Sighting("QD", 0.95, x + 30, y, seat.name)])
     assert again.kind == "reading" and "twice" in again.detail
+
+
+def test_a_card_unread_in_a_fan_is_offered_as_the_cards_that_complete_its_meld():
+    tracker = GinTracker(("Anna", "Ben"), dealer="Anna", zones=ZONES, options=TrackerOptions(window=2, quorum=2))
+    seat = ZONES.seat_zone(1)
+    x, y = seat.rect[0] + 10, seat.rect[1] + 6
+    run = [Sighting("JD", 0.95, x, y, seat.name), Sighting(UNREAD, 0.0, x + 2, y, seat.name), Sighting("KD", 0.95, x + 4, y, seat.name)]
+    [question] = still(tracker, 1, run)
+    assert question.position == (x + 2, y) and question.candidates == ("QD",)
+    tracker.confirm(question.seq, "QD")
+    sets = [Sighting("6S", 0.95, x + 30, y, seat.name), Sighting("6H", 0.95, x + 32, y, seat.name),
+            Sighting(UNREAD, 0.0, x + 34, y, seat.name)]
+    [question] = still(tracker, 3, run + sets)
+    assert question.position == (x + 34, y) and question.candidates == ("6D", "6C")
