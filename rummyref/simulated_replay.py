@@ -15,7 +15,11 @@ What counts (:class:`HandReplay`):
   or ended without a result they must record themselves. Such a hand is a miss, never a wrong one.
 
 With ``answer=True`` the players answer each question as they would at the table: they look at
-the card the question points at (the true card nearest the reading's table position).
+the card the question points at (the true card nearest the reading's table position); they stop
+answering only when asked the same thing about the same card :data:`MAX_ANSWERS` times.
+``tappable`` counts the answers that were among the choices the dashboard offers for the question
+(:func:`rummyref.pipeline.reading_choices`); the others a player could give only by recording
+the hand by hand.
 
 >>> HandReplay(7, "knock", {"winner": "Ann", "points": 12, "kind": "knock", "dealer": None}, None, 0, 0).to_json()["agree"]
 False
