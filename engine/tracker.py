@@ -286,9 +286,10 @@ class GinTracker:
     def update(self, frame_id: int, sightings: Sequence[Sighting], still: bool) -> list[Event]:
         """Take one frame; returns the events it commits (often none)."""
         if not still:
+            events = self._moved(frame_id)
             self._window.clear()
             self._settled_still = False
-            return self._moved(frame_id)
+            return events
         self._window.append((frame_id, list(sightings)))
         del self._window[:-self.options.window]
         if len(self._window) < self.options.window or self.phase == "over":
@@ -300,16 +301,30 @@ class GinTracker:
         lands at the same place), and an unread top card nobody named cannot be told from the next one."""
         if self.phase != "play":
             return []
+        unsettled = self._pile_unsettled()
         self._overrides = [o for o in self._overrides if o.zone != self.discard_zone]
         unnamed = [seq for seq, (zone, code, *_) in self._pending.items() if zone == self.discard_zone and code == UNREAD]
-        if not unnamed:
+        if unnamed:
+            why = (f"the question about the unread card on the discard pile (#{unnamed[0]}) was not answered before the "
+                   "table moved: the tracker cannot tell it from the next card there")
+        elif unsettled:
+            why = (f"the discard pile showed {' or '.join(unsettled)} while the table lay still, never clearly enough "
+                   "to commit, and then the table moved: a discard may have gone unseen")
+        else:
             return []
         self._pending.clear()
         self.phase = "over"
         return [self._emit("hand_end", frame_id, needs_confirmation=True, flagged=True,
-                           detail=f"the question about the unread card on the discard pile (#{unnamed[0]}) was not answered "
-                                  "before the table moved: the tracker cannot tell it from the next card there and lost "
-                                  "the turn order; record this hand by hand")]
+                           detail=f"{why}; the tracker lost the turn order; record this hand by hand")]
+
+    def _pile_unsettled(self) -> list[str]:
+        """What the discard pile showed over a full window that never settled, beyond the cards known to
+        lie on top of it (empty when the window settled or showed only those)."""
+        if self._settled_still or len(self._window) < self.options.window:
+            return []
+        known = set(self.pile[-2:])
+        shown = {self._corrected(s).code for _, sightings in self._window for s in sightings if s.zone == self.discard_zone}
+        return sorted(shown - known)
 
     @property
     def needs_frames(self) -> bool:

@@ -113,3 +113,14 @@ def test_a_card_unread_in_a_fan_is_offered_as_the_cards_that_complete_its_meld()
             Sighting(UNREAD, 0.0, x + 34, y, seat.name)]
     [question] = still(tracker, 3, run + sets)
     assert question.position == (x + 34, y) and question.candidates == ("6D", "6C")
+
+
+def test_a_discard_pile_that_never_settles_before_the_table_moves_ends_the_hand_as_a_question():
+    """Frames that waver between a new card and nothing commit nothing; when the table then moves,
+    a discard may have gone unseen: the next card on the pile cannot be placed in the turn order."""
+    tracker = GinTracker(("Anna", "Ben"), dealer="Anna", zones=ZONES, options=TrackerOptions(window=4, quorum=3))
+    seen = [Sighting("QH", 0.9, *DISCARD, "discard")]
+    assert [tracker.update(k, seen if k % 2 else [], still=True) for k in range(1, 7)] == [[]] * 6
+    [end] = moving(tracker, 7)
+    assert end.kind == "hand_end" and end.needs_confirmation and "QH" in end.detail and tracker.phase == "over"
+    assert not any(e.kind == "discard" for e in tracker.events)
