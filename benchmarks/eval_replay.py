@@ -1,6 +1,6 @@
 """Rendered Gin hands through the whole pipeline, against the simulator's truth (the acceptance run).
 
-    python benchmarks/eval_replay.py [--hands 100] [--first 0] [--answer] [--jobs 2] [--size 1280x720]
+    python benchmarks/eval_replay.py [--hands 100] [--first 0] [--answer] [--jobs 2] [--size 1280x720] [--misses FILE]
 
 The fixed set is seeds 0..99 (players Ann and Ben, the dealer drawn by each seed): by the
 simulator's truth 77 knocks, 10 gin hands, 12 undercuts and 1 no game, so it holds the
@@ -53,6 +53,9 @@ def main() -> None:
     parser.add_argument("--size", default="1280x720")
     parser.add_argument("--answer", action="store_true", help="the simulated players answer the questions")
     parser.add_argument("--jobs", type=int, default=1, help="hands replayed in parallel (one core each)")
+    parser.add_argument("--misses", type=Path, default=None,
+                        help="write what the tracker committed and asked in each hand that does not agree "
+                             "(one JSON line per hand, with the true events) to this file")
     args = parser.parse_args()
     width, height = (int(v) for v in args.size.split("x"))
     seeds = list(range(args.first, args.first + args.hands))
@@ -62,6 +65,10 @@ def main() -> None:
         for hand in pool.imap(_one, [(seed, (width, height), args.answer) for seed in seeds]):
             done.append(hand)
             print(json.dumps(hand.to_json()), flush=True)
+            if args.misses is not None and not hand.agree:
+                with args.misses.open("a") as out:
+                    out.write(json.dumps({"seed": hand.seed, "events": [e.describe() + (f" | {e.detail}" if e.detail else "")
+                                                                        for e in hand.events if e.kind != "stock_draw"]}) + "\n")
     wall = time.perf_counter() - start
     figures = summary(done)
     print(json.dumps(figures))
