@@ -55,7 +55,7 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1, help="hands replayed in parallel (one core each)")
     parser.add_argument("--misses", type=Path, default=None,
                         help="write what the tracker committed and asked in each hand that does not agree "
-                             "(one JSON line per hand, with the true events) to this file")
+                             "(one JSON line per hand) to this file")
     args = parser.parse_args()
     width, height = (int(v) for v in args.size.split("x"))
     seeds = list(range(args.first, args.first + args.hands))
