@@ -307,14 +307,16 @@ class GinTracker:
         if unnamed:
             why = (f"the question about the unread card on the discard pile (#{unnamed[0]}) was not answered before the "
                    "table moved: the tracker cannot tell it from the next card there")
+            candidates = self.events[unnamed[0] - 1].candidates
         elif unsettled:
             why = (f"the discard pile showed {' or '.join(unsettled)} while the table lay still, never clearly enough "
                    "to commit, and then the table moved: a discard may have gone unseen")
+            candidates = tuple(c for c in unsettled if c != UNREAD)
         else:
             return []
         self._pending.clear()
         self.phase = "over"
-        return [self._emit("hand_end", frame_id, needs_confirmation=True, flagged=True,
+        return [self._emit("hand_end", frame_id, needs_confirmation=True, flagged=True, candidates=candidates or (UNREAD,),
                            detail=f"{why}; the tracker lost the turn order; record this hand by hand")]
 
     def _pile_unsettled(self) -> list[str]:
@@ -422,7 +424,9 @@ class GinTracker:
         for zone, places in unread.items():
             for seen in places:
                 x, y = median(s.x for s in seen), median(s.y for s in seen)
-                votes[(zone, f"{UNREAD}@{x:.1f},{y:.1f}")] = seen
+                self._fold_unread_pile(votes, zone, seen)
+                if seen:
+                    votes[(zone, f"{UNREAD}@{x:.1f},{y:.1f}")] = seen
         reading: dict[str, dict[str, _Card]] = defaultdict(dict)
         for (zone, code), seen in votes.items():
             if len(seen) >= self.options.quorum:
@@ -434,6 +438,19 @@ class GinTracker:
             elif len(seen) > self.options.window - self.options.quorum:
                 return None
         return reading
+
+    def _fold_unread_pile(self, votes: dict[tuple[str, str], list[Sighting]], zone: str, seen: list[Sighting]) -> None:
+        """The pile shows one card: a frame that read it only unsurely (an unread top whose likeliest
+        candidate is a card read surely in other frames of the window, too few to settle) counts for
+        that card, with no confidence, so that the card settles as a doubtful one and is asked about,
+        rather than the window wavering until the table moves. Folded sightings leave ``seen``."""
+        if self.zones.named(zone).kind != "discard":
+            return
+        for s in list(seen):
+            target = (zone, s.candidates[0]) if s.candidates else None
+            if target in votes and len(votes[target]) < self.options.quorum:
+                votes[target].append(replace(s, code=s.candidates[0], candidates=s.candidates[1:]))
+                seen.remove(s)
 
     def _same_card(self, first: Sighting, first_answered: bool, second: Sighting, second_answered: bool) -> bool:
         """Two readings of one code in one zone and frame are one card when the players named one of

@@ -124,3 +124,12 @@ def test_a_discard_pile_that_never_settles_before_the_table_moves_ends_the_hand_
     [end] = moving(tracker, 7)
     assert end.kind == "hand_end" and end.needs_confirmation and "QH" in end.detail and tracker.phase == "over"
     assert not any(e.kind == "discard" for e in tracker.events)
+
+
+def test_a_pile_read_surely_in_some_frames_and_unread_in_others_is_one_doubtful_card_to_ask_about():
+    tracker = GinTracker(("Anna", "Ben"), dealer="Anna", zones=ZONES, options=TrackerOptions(window=4, quorum=3))
+    sure, unsure = [Sighting("QH", 0.9, *DISCARD, "discard")], [Sighting(UNREAD, 0.0, *DISCARD, "discard", ("QH", "BACK"))]
+    events = [e for k in range(1, 5) for e in tracker.update(k, sure if k % 2 else unsure, still=True)]
+    [question] = events
+    assert question.kind == "reading" and question.cards == ("QH",) and question.candidates[0] == "QH"
+    assert [e.describe() for e in tracker.confirm(question.seq, "QH")] == ["#2 discard Ben QH (stock 31)"]
