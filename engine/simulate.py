@@ -31,7 +31,7 @@ from engine.gin import best_layoffs, knock_limit, meld_rules, settle_hand
 from engine.match import HandScore
 from engine.melds import Arrangement, Meld, MeldRules, solver
 from engine.rules import GinRules
-from engine.tracker import BACK, Event, Sighting, hand_score
+from engine.tracker import BACK, QUESTION_KINDS, Event, Sighting, hand_score
 from engine.zones import ZoneMap, default_zones
 
 FAN_STEP_CM = 2.0
@@ -87,6 +87,9 @@ class SimFrame:
     sightings: tuple[Sighting, ...]
     still: bool
     table: tuple[Placed, ...]
+    move: str | None = None
+    """What the players saw happen in the action this frame belongs to, in the words of a move
+    question's answers (``'Ann took 7H'``); None where the simulator does not say."""
 
     def card_at(self, zone: str, x: float, y: float) -> str:
         """The true card nearest a point of a zone."""
@@ -106,6 +109,17 @@ class SimFrame:
             return read
         return nearest.code
 
+    def answer_move(self, question: Event) -> str | None:
+        """What the players answer when asked which move a card on the pile was: the move they saw,
+        if the question offers it; that nothing moved, if the move they saw was another player's.
+        None (no answer) when they cannot tell which of the offered answers it was."""
+        if self.move in question.candidates:
+            return self.move
+        nothing = [c for c in question.candidates if not c.startswith(f"{question.player} ")]
+        if self.move is not None and not self.move.startswith(f"{question.player} ") and len(nothing) == 1:
+            return nothing[0]
+        return None
+
 
 def feed(tracker, frames: Sequence[SimFrame], answer: bool = True, limit: int = 200) -> tuple[list[Event], list[tuple[Event, str]]]:
     """Every frame through a tracker (:class:`~engine.tracker.GinTracker` or a subclass); the players
@@ -119,14 +133,15 @@ def feed(tracker, frames: Sequence[SimFrame], answer: bool = True, limit: int = 
         pending = tracker.update(frame.frame_id, frame.sightings, frame.still)
         while pending:
             event = pending.pop(0)
-            if not (event.needs_confirmation and event.kind == "reading"):
+            if not (event.needs_confirmation and event.kind in QUESTION_KINDS):
                 committed.append(event)
-            elif answer and len(asked) < limit:
-                reply = frame.answer(event)
-                asked.append((event, reply))
+                continue
+            reply = None
+            if answer and len(asked) < limit:
+                reply = frame.answer(event) if event.kind == "reading" else frame.answer_move(event)
+            asked.append((event, reply or ""))
+            if reply:
                 pending += tracker.confirm(event.seq, reply)
-            else:
-                asked.append((event, ""))
     return committed, asked
 
 
@@ -154,11 +169,14 @@ class Camera:
     def __init__(self, rng: random.Random, noise: Noise, pace: Pace) -> None:
         self.rng, self.noise, self.pace = rng, noise, pace
         self.frames: list[SimFrame] = []
+        self.move: str | None = None
 
-    def action(self, table: dict[str, Placed], zone: str) -> int:
-        """A hand reaches over ``zone`` (its cards are hidden), then the table lies still.
+    def action(self, table: dict[str, Placed], zone: str, move: str | None = None) -> int:
+        """A hand reaches over ``zone`` (its cards are hidden), then the table lies still; ``move``
+        is what the players saw happen (:attr:`SimFrame.move`).
 
         Returns the id of the first still frame, where the change can first be seen."""
+        self.move = move
         placed = tuple(table.values())
         for _ in range(self.rng.randint(*self.pace.moving)):
             visible = [p for p in placed if not (p.zone == zone and self.rng.random() < 0.7)]
@@ -192,7 +210,7 @@ class Camera:
                 code = str(rng.choice(ALL_CARDS))
             x, y = p.x + rng.gauss(0, n.jitter_cm), p.y + rng.gauss(0, n.jitter_cm)
             sightings.append(Sighting(code, round(confidence, 3), x, y, p.zone, candidates))
-        self.frames.append(SimFrame(len(self.frames), tuple(sightings), still, placed))
+        self.frames.append(SimFrame(len(self.frames), tuple(sightings), still, placed, self.move))
 
 
 def _lookalike(card: Card, rng: random.Random) -> str:

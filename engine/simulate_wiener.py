@@ -4,7 +4,13 @@ camera reads the discard pile and the layouts with noise (:class:`engine.simulat
 Players take the discard when it lowers their deadwood, discard what leaves the least, and knock
 as soon as the rules allow. After the knock every player lays out: the knocker his melds (each
 in a row, fanned) and his deadwood apart; the others their ten cards in fanned rows. The truth
-is the events in order and :func:`engine.wiener.settle_round`'s penalty points.
+is the events in order and :func:`engine.wiener.settle_round`'s penalty points. An empty stock
+is rebuilt from the discard pile but its top card (001).
+
+A discard lands anywhere within :data:`DISCARD_SPREAD_CM` of the pile's middle, so a second copy
+of a card (two decks) seldom lands where the first lies; every frame carries the last move at the
+pile as the players saw it (:attr:`engine.simulate.SimFrame.move`), which is how they answer the
+tracker's move questions.
 
 >>> game = simulate_wiener(2, players=4)
 >>> game.truth[0].kind, game.truth[-1].kind, len(game.truth[-1].penalties)
@@ -19,12 +25,16 @@ from dataclasses import dataclass, replace
 from engine.simulate import FAN_STEP_CM, Camera, Noise, Pace, Placed, SimFrame, feed
 from engine.tracker import BACK, Event
 from engine.wiener import Round, WienerError, WienerRules, arrange, best_discard, knock_legal, min_deadwood, settle_round
+from engine.wiener_tracker import discarded, knocked, took
 from engine.zones import CARD_HEIGHT_CM, CARD_WIDTH_CM, Zone, ZoneMap, default_zones
 
 NAMES = ("Ann", "Ben", "Cleo", "Dan", "Eve", "Finn")
 TABLE_CM = (100.0, 80.0)
-MAX_TURNS = 60
-"""A round still open after this many turns is played no further (the stock would be rebuilt)."""
+MAX_TURNS = 150
+"""A round still open after this many turns is played no further (it has no result in the truth)."""
+DISCARD_SPREAD_CM = 2.0
+"""A discard lands up to this far (in x and in y) from the middle of the discard zone: a card
+dropped on the pile does not land where the card under it lies."""
 
 
 @dataclass
@@ -81,10 +91,13 @@ def simulate_wiener(seed: int, players: int = 4, rules: WienerRules = WienerRule
             if better:
                 taken = game.draw_discard()
                 pile.pop()
-                frame = camera.action(view(), discard_zone.name)
+                frame = camera.action(view(), discard_zone.name, took(names[seat], str(taken)))
                 record("pickup", frame, seat, cards=(str(taken),), stock=stock_left())
             else:
+                rebuilt = game.reshuffles
                 game.draw_stock()
+                if game.reshuffles > rebuilt:
+                    del pile[:-1]  # the pile but its top card became the new stock (001)
                 record("stock_draw", -1, seat, stock=stock_left(), inferred=True)
         choice = [c for c in best_discard(hand).discards if c != taken] or [c for c in hand if c != taken]
         card = choice[0]
@@ -95,14 +108,15 @@ def simulate_wiener(seed: int, players: int = 4, rules: WienerRules = WienerRule
                 pass  # not with this discard (the card just taken may not go): play on
         if game.phase == "over":
             pile.append(Placed(BACK, *discard_zone.centre, discard_zone.name))
-            frame = camera.action(view(), discard_zone.name)
+            frame = camera.action(view(), discard_zone.name, knocked(names[seat]))
             _shown(truth, frame)
             record("knock", frame, seat, stock=stock_left())
             break
         game.discard(card)
         cx, cy = discard_zone.centre
-        pile.append(Placed(str(card), cx + rng.uniform(-0.6, 0.6), cy + rng.uniform(-0.6, 0.6), discard_zone.name))
-        frame = camera.action(view(), discard_zone.name)
+        spread = DISCARD_SPREAD_CM
+        pile.append(Placed(str(card), cx + rng.uniform(-spread, spread), cy + rng.uniform(-spread, spread), discard_zone.name))
+        frame = camera.action(view(), discard_zone.name, discarded(names[seat], str(card)))
         _shown(truth, frame)
         record("discard", frame, seat, cards=(str(card),), stock=stock_left())
         first = False
@@ -121,7 +135,7 @@ def simulate_wiener(seed: int, players: int = 4, rules: WienerRules = WienerRule
             cards = list(game.hands[seat])
             rows = [cards[i:i + 5] for i in range(0, len(cards), 5)]
         laid.update(_lay_out(zone, rows))
-        frame = camera.action(view(), zone.name)
+        frame = camera.action(view(), zone.name, knocked(names[knocker]))  # the pile's last move is still the knock
         melds = tuple(tuple(str(c) for c in m.pieces) for m in knocker_melds) if seat == knocker else ()
         loose = arrange(game.hands[seat]).deadwood_cards if seat == knocker else game.hands[seat]
         layouts.append(Event(0, "layout", frame, names[seat], cards=tuple(str(c) for c in loose), melds=melds))
@@ -176,15 +190,14 @@ def _lay_out(zone: Zone, rows: list[list]) -> dict[str, Placed]:
     return placed
 
 
-def track_wiener(game: SimulatedRound, answer: bool = True, options=None) -> tuple[list[Event], int]:
+def track_wiener(game: SimulatedRound, answer: bool = True, options=None) -> tuple[list[Event], list[tuple[Event, str]]]:
     """The round through a :class:`~engine.wiener_tracker.WienerTracker`; questions answered from the
-    table as a player would (:meth:`engine.simulate.SimFrame.answer`).
+    table as a player would (:meth:`engine.simulate.SimFrame.answer`, :meth:`~engine.simulate.SimFrame.answer_move`).
 
-    Returns the events committed (questions left out) and the number of questions.
+    Returns the events committed (questions left out) and each question with its answer ('' if none).
     """
     from engine.tracker import TrackerOptions
     from engine.wiener_tracker import WienerTracker
 
     tracker = WienerTracker(game.players, game.dealer, zones=game.zones, options=options or TrackerOptions())
-    committed, asked = feed(tracker, game.frames, answer, limit=100)
-    return committed, len(asked)
+    return feed(tracker, game.frames, answer, limit=100)

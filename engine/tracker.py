@@ -60,8 +60,10 @@ _TWICE = "*"
 """Marks the second reading of one card in one zone and frame."""
 
 EventKind = Literal[
-    "discard", "pickup", "stock_draw", "knock", "layout", "layoff", "hand_end", "reading", "irregularity",
+    "discard", "pickup", "stock_draw", "knock", "layout", "layoff", "hand_end", "reading", "move", "irregularity",
 ]
+QUESTION_KINDS = ("reading", "move")
+"""Questions to the players: which card lies somewhere (``reading``), which move a player made (``move``)."""
 
 
 class TrackerError(ValueError):
@@ -123,6 +125,9 @@ class TrackerOptions:
     cluster_cm: float = 3.5
     layoff_cm: float = 5.0
     confirm_radius_cm: float = 1.0
+    same_place_cm: float = 0.5
+    """Two decks: a card showing on the discard pile within this distance of where that card lay is
+    the same card (the card above it was taken); farther, it may be the second copy, just discarded."""
 
     def __post_init__(self) -> None:
         if not (isinstance(self.window, int) and self.window >= 1):
@@ -389,9 +394,25 @@ class GinTracker:
     def _settled(self) -> dict[str, dict[str, _Card]] | None:
         """Zone -> code -> card, if every card is clearly on or off the table over the window.
 
-        Cards seen but not read (:data:`UNREAD`) are told apart by place: each place seen in enough
-        frames is one card, keyed ``UNREAD@x,y``.
+        Cards seen but not read (:data:`UNREAD`) are keyed by place, ``UNREAD@x,y``.
         """
+        votes = self._votes()
+        reading: dict[str, dict[str, _Card]] = defaultdict(dict)
+        for (zone, code), seen in votes.items():
+            if len(seen) >= self.options.quorum:
+                alternatives = _by_weight(seen, code)
+                # Medians: a card misread once elsewhere must not drag the position of the real one.
+                reading[zone][code] = _Card(seen[0].code if seen[0].code == UNREAD else code,
+                                            median(s.x for s in seen), median(s.y for s in seen),
+                                            sum(s.confidence for s in seen) / len(seen), alternatives)
+            elif len(seen) > self.options.window - self.options.quorum:
+                return None
+        return reading
+
+    def _votes(self) -> dict[tuple[str, str], list[Sighting]]:
+        """(zone, code) -> its best reading in each frame of the window; one card read at two places
+        of a zone in one frame keeps the weaker reading apart (code marked with a star) to be asked about.
+        Cards seen but not read (:data:`UNREAD`) are told apart by place: each place is one card."""
         votes: dict[tuple[str, str], list[Sighting]] = defaultdict(list)
         unread: dict[str, list[list[Sighting]]] = defaultdict(list)
         for _, sightings in self._window:
@@ -427,17 +448,7 @@ class GinTracker:
                 self._fold_unread_pile(votes, zone, seen)
                 if seen:
                     votes[(zone, f"{UNREAD}@{x:.1f},{y:.1f}")] = seen
-        reading: dict[str, dict[str, _Card]] = defaultdict(dict)
-        for (zone, code), seen in votes.items():
-            if len(seen) >= self.options.quorum:
-                alternatives = _by_weight(seen, code)
-                # Medians: a card misread once elsewhere must not drag the position of the real one.
-                reading[zone][code] = _Card(seen[0].code if seen[0].code == UNREAD else code,
-                                            median(s.x for s in seen), median(s.y for s in seen),
-                                            sum(s.confidence for s in seen) / len(seen), alternatives)
-            elif len(seen) > self.options.window - self.options.quorum:
-                return None
-        return reading
+        return votes
 
     def _fold_unread_pile(self, votes: dict[tuple[str, str], list[Sighting]], zone: str, seen: list[Sighting]) -> None:
         """The pile shows one card: a frame that read it only unsurely (an unread top whose likeliest
@@ -505,20 +516,19 @@ class GinTracker:
                    for c in cards.values())
 
     def _question_doubtful(self, reading: dict[str, dict[str, _Card]], frame_id: int) -> list[Event]:
-        """Ask about cards read with low confidence and cards read in two zones at once."""
-        zones_of: dict[str, list[str]] = defaultdict(list)
+        """Ask about cards read with low confidence and cards read more often than the decks hold
+        them (the doubtful readings of such a card first: their answers may settle it)."""
+        copies: dict[str, list[tuple[str, _Card]]] = defaultdict(list)
         for zone, cards in reading.items():
-            for code, card in cards.items():
+            for card in cards.values():
                 if card.code not in (BACK, UNREAD) and self.zones.named(zone).kind != "stock":
-                    zones_of[code].append(zone)
+                    copies[self._copy_of(card.code)].append((zone, replace(card, code=self._copy_of(card.code))))
         events = []
         for zone, cards in reading.items():
             if zone == self.discard_zone and self.phase != "play":
                 continue  # after the knock the pile plays no part
             for card in cards.values():
-                if card.code.endswith(_TWICE):
-                    if self.decks > 1:
-                        continue  # two decks: the second copy of a card may lie in the same zone
+                if card.code.endswith(_TWICE) and self.decks == 1:
                     card = replace(card, code=card.code.removesuffix(_TWICE))
                     events += self._ask(zone, card, frame_id, f"{card.code} is read twice in {zone}: {self._copies}",
                                         conflict=True)
@@ -530,14 +540,18 @@ class GinTracker:
                         events += self._ask(zone, card, frame_id, f"a card lies in {zone} at ({card.x:.0f}, {card.y:.0f}) cm "
                                                                   "but its index cannot be read")
                     continue
-                places = zones_of.get(card.code, [])
-                twice = len(places) > self.decks
-                if card.confidence >= self.options.min_confidence and not twice:
+                card = replace(card, code=self._copy_of(card.code))
+                doubtful = card.confidence < self.options.min_confidence
+                seen = copies.get(card.code, [])
+                twice = len(seen) > self.decks
+                if not doubtful and not twice:
                     continue
-                if twice and self._confirmed(zone, card) and not all(
-                        self._confirmed(z, reading[z][card.code]) for z in places):
-                    continue  # ask about the other reading first: its answer may settle it
-                why = (f"{card.code} is read in {' and '.join(zones_of[card.code])}: {self._copies}"
+                others = [(z, c) for z, c in seen if (z, c) != (zone, card) and not self._confirmed(z, c)]
+                if twice and not doubtful and any(c.confidence < self.options.min_confidence for _, c in others):
+                    continue  # a doubtful reading of the card is asked about first: its answer may settle it
+                if twice and self._confirmed(zone, card) and others:
+                    continue  # ask about the other readings first: their answers may settle it
+                why = (f"{card.code} is read in {' and '.join(z for z, _ in seen)}: {self._copies}"
                        if twice else f"{card.code} read with confidence {card.confidence:.2f}")
                 events += self._ask(zone, card, frame_id, why, conflict=twice)
         return events
@@ -563,6 +577,11 @@ class GinTracker:
                 continue
             found.append(str(candidate))
         return tuple(found)
+
+    def _copy_of(self, code: str) -> str:
+        """The card a reading's key stands for: with two decks each copy in a zone has its own key
+        (a star per further copy, :meth:`engine.wiener_tracker.WienerTracker._votes`)."""
+        return code.rstrip(_TWICE) if self.decks > 1 else code
 
     def _confirmed(self, zone: str, card: _Card) -> bool:
         """The players have confirmed that this reading is right."""

@@ -9,6 +9,17 @@ round is settled by :func:`engine.wiener.settle_round` with the knocker's melds 
 lying together are one meld) and the end event carries each seat's penalty points. With two
 decks a card may be seen twice; three times is a question.
 
+Two decks make the discard pile ambiguous where one deck is not: the card under the top showing
+again is a pickup of the top card, or the second copy of it just discarded on top; the top card
+still showing may be a second copy discarded onto the first. The place decides: a card showing
+where that card lay (``same_place_cm``) is the same card; elsewhere, where a second copy may still
+be in play, the players are asked which move it was (a ``move`` question, answered with one of its
+candidates, see :meth:`WienerTracker.confirm`). The knocker must be the first to lay out: when
+another seat lays out first, the turn order was lost; the players are asked who knocked, the
+round is settled with their answer and a flagged irregularity says that the events before the
+knock may name the wrong players. A card a player took from the pile, never discarded and did
+not lay out is flagged too (the knocker's face-down card excepted).
+
 >>> from engine.zones import default_zones
 >>> from engine.tracker import Sighting
 >>> zones = default_zones("wiener", players=3)
@@ -18,20 +29,61 @@ decks a card may be seen twice; three times is a question.
 ['#1 discard Cleo 7H (stock 75)']
 >>> [e.describe() for e in t.update(2, [Sighting("9C", 0.95, *pile, "discard")], still=True)]
 ['#2 stock_draw Ann (stock 74) (inferred)', '#3 discard Ann 9C (stock 74)']
+
+A second 9C lands away from the first: Ben discarded it, or the pile was pushed? The players say.
+
+>>> [e.describe() for e in t.update(3, [Sighting("9C", 0.95, pile[0] + 2, pile[1], "discard")], still=True)]
+['#4 move Ben 9C needs confirmation: Ben discarded 9C or nothing moved']
+>>> [e.describe() for e in t.confirm(4, "Ben discarded 9C")]
+['#5 stock_draw Ben (stock 73) (inferred)', '#6 discard Ben 9C (stock 73)']
 """
 
 from __future__ import annotations
 
+import math
+from collections import Counter, defaultdict
+from dataclasses import dataclass
 from typing import Sequence
 
 from engine.cards import parse_card
-from engine.tracker import BACK, Event, GinTracker, TrackerError, TrackerOptions, _Card
+from engine.tracker import _TWICE, BACK, Event, GinTracker, Sighting, TrackerError, TrackerOptions, _Card
 from engine.wiener import WienerError, WienerRules, settle_round
 from engine.wildmelds import WildMeld, WildMeldError
 from engine.zones import ZoneMap, default_zones
 
 HAND_SIZE = 10
 DECK_SIZE = 106
+NOTHING_MOVED = "nothing moved"
+"""The answer to a move question when the pile was only pushed."""
+
+
+def took(player: str, card: str) -> str:
+    """A move question's answer: ``player`` took ``card`` from the discard pile.
+
+    >>> took("Ann", "7H")
+    'Ann took 7H'
+    """
+    return f"{player} took {card}"
+
+
+def discarded(player: str, card: str) -> str:
+    """A move question's answer: ``player`` discarded ``card``."""
+    return f"{player} discarded {card}"
+
+
+def knocked(player: str) -> str:
+    """A move question's answer: ``player`` knocked (the turn order was lost)."""
+    return f"{player} knocked"
+
+
+@dataclass(frozen=True)
+class _MoveQuestion:
+    """A card on the discard pile that more than one move explains; ``options`` are the answers."""
+
+    code: str
+    x: float
+    y: float
+    options: tuple[str, ...]
 
 
 class WienerTracker(GinTracker):
@@ -53,6 +105,189 @@ class WienerTracker(GinTracker):
         self.discard_zone = self.zones.of_kind("discard").name
         self.seat_zones = tuple(self.zones.seat_zone(seat).name for seat in range(len(players)))
         self._start(opener=self.players.index(dealer), stock=DECK_SIZE - HAND_SIZE * len(players) - 1)
+        self._places: list[tuple[float, float] | None] = []
+        """Where each card of the discard pile lay when it was the top card (parallel to ``pile``)."""
+        self._pile_now: dict[str, tuple[float, float]] = {}
+        self._moves: dict[int, _MoveQuestion] = {}
+        self._first_laid: tuple[int, ...] | None = None
+        self._taken: list[Counter[str]] = [Counter() for _ in self.players]
+        """The cards each seat took from the pile and has not discarded since: they must show in its layout."""
+
+    # --- two decks: copies of a card told apart by place ----------------------------------------
+
+    def _votes(self) -> dict[tuple[str, str], list[Sighting]]:
+        """Each copy of a card in a zone keeps its own votes: the readings of a code are grouped by
+        place over the window, the copy read most often keeps the plain code, a further copy gets a star.
+        (Split by confidence per frame instead, the two copies' readings would mix and their median
+        place would lie between them, breaking the melds they belong to.)"""
+        readings: dict[tuple[str, str], list[tuple[int, Sighting]]] = defaultdict(list)
+        for index, (_, sightings) in enumerate(self._window):
+            for raw in sightings:
+                if raw.zone is not None:
+                    s = self._corrected(raw)
+                    readings[(s.zone, s.code)].append((index, s))
+        votes: dict[tuple[str, str], list[Sighting]] = {}
+        for (zone, code), seen in readings.items():
+            places: list[list[tuple[int, Sighting]]] = []
+            for index, s in seen:
+                place = next((p for p in places if math.dist((p[0][1].x, p[0][1].y), (s.x, s.y))
+                              <= self.options.confirm_radius_cm), None)
+                if place is None:
+                    places.append(place := [])
+                place.append((index, s))
+            places.sort(key=lambda p: (-len({i for i, _ in p}), p[0][1].x, p[0][1].y))
+            for copy, place in enumerate(places):
+                best: dict[int, Sighting] = {}
+                for index, s in place:
+                    if index not in best or s.confidence > best[index].confidence:
+                        best[index] = s
+                votes[(zone, code + _TWICE * copy)] = list(best.values())
+        return votes
+
+    # --- the discard pile: which move a card showing there is -----------------------------------
+
+    def _play(self, reading: dict[str, dict[str, _Card]], frame_id: int) -> list[Event]:
+        pile = reading.get(self.discard_zone, {})
+        self._pile_now = {_card_code(c.code): (c.x, c.y) for c in pile.values()}
+        if self._moves:
+            return self._waiting_for_move(frame_id)
+        question = self._pile_doubt(pile, frame_id)
+        if question:
+            return question
+        if self.pile and self._same_place(self.pile[-1], self._places[-1]):
+            self._places[-1] = self._pile_now[self.pile[-1]]  # follow the pile as it settles
+        return super()._play(reading, frame_id)
+
+    def _same_place(self, code: str, place: tuple[float, float] | None) -> bool:
+        seen = self._pile_now.get(code)
+        return place is not None and seen is not None and math.dist(seen, place) <= self.options.same_place_cm
+
+    def _second_copy_possible(self, code: str) -> bool:
+        """A copy of ``code`` may still be in a hand: two decks, and the pile holds fewer than two."""
+        return self.pile.count(code) < self.decks
+
+    def _pile_doubt(self, pile: dict[str, _Card], frame_id: int) -> list[Event]:
+        """A move question when the card showing is the top or the one under it, not where that card
+        lay, and a second copy of it may have been discarded instead."""
+        faces = [c for c in pile.values() if c.code != BACK]
+        if len(faces) != 1 or BACK in pile or not self.pile or self.pile[-1] == BACK:
+            return []
+        card = faces[0]
+        code = _card_code(card.code)
+        top, under = self.pile[-1], (self.pile[-2] if len(self.pile) >= 2 else None)
+        player = self.players[self.turn.player]
+        if code == top:
+            if self._same_place(top, self._places[-1]):
+                return []
+            options = [took(player, top)] if under == top and not self.turn.drawn else []
+            if self._second_copy_possible(top):
+                options.append(discarded(player, top))
+            if not options:
+                self._places[-1] = (card.x, card.y)  # only a push explains it
+                return []
+            options.append(NOTHING_MOVED)
+            why = f"{top} on the discard pile lies elsewhere than before"
+        elif code == under:
+            if not self._second_copy_possible(under):
+                return []  # the generic reading: the top card was taken
+            if self.turn.drawn:
+                why = f"{under} shows on the discard pile again, but {player} has already drawn"
+            elif self._same_place(under, self._places[-2]):
+                return []  # where it lay: the top card was taken
+            else:
+                why = f"{under} shows on the discard pile, but not where the {under} under {top} lay"
+            options = [took(player, top), discarded(player, under)]
+        else:
+            return []
+        question = _MoveQuestion(code, card.x, card.y, tuple(options))
+        event = self._emit("move", frame_id, player, cards=(code,), needs_confirmation=True, candidates=question.options,
+                           zone=self.discard_zone, position=(round(card.x, 1), round(card.y, 1)),
+                           detail=f"{why}: {' or '.join(question.options)}? (two decks hold every card twice)")
+        self._moves[event.seq] = question
+        return [event]
+
+    def _waiting_for_move(self, frame_id: int) -> list[Event]:
+        """Nothing is committed while a move question is open; if the pile changes before the answer,
+        the turn order is lost and the round is left to the players."""
+        seq, question = next(iter(self._moves.items()))
+        if math.dist(self._pile_now.get(question.code, (math.inf, math.inf)), (question.x, question.y)) \
+                <= self.options.confirm_radius_cm:
+            return []
+        self._moves.clear()
+        self.phase = "over"
+        return [self._emit("hand_end", frame_id, needs_confirmation=True, flagged=True, candidates=question.options,
+                           detail=f"the question #{seq} ({' or '.join(question.options)}) was not answered before "
+                                  "the discard pile changed: the tracker lost the turn order; record this round by hand")]
+
+    def _ask_knocker(self, frame_id: int) -> list[Event]:
+        """Another seat laid out first: the turn order was lost somewhere, so the players say who knocked."""
+        first = ", ".join(self.players[seat] for seat in self._first_laid)
+        question = _MoveQuestion(BACK, math.nan, math.nan, tuple(knocked(player) for player in self.players))
+        event = self._emit("move", frame_id, cards=(BACK,), needs_confirmation=True, candidates=question.options,
+                           zone=self.discard_zone,
+                           detail=f"{first} laid out first, but by the turn order {self.players[self.knocker]} knocked, "
+                                  "and the knocker lays out first (001): the turn order was lost. Who knocked?")
+        self._moves[event.seq] = question
+        return [event]
+
+    def confirm(self, seq: int, code: str) -> list[Event]:
+        """Answer question ``seq``: a card code for a ``reading``, one of the candidates for a ``move``."""
+        if seq not in self._moves:
+            return super().confirm(seq, code)
+        question = self._moves[seq]
+        if code not in question.options:
+            raise TrackerError(f"event #{seq} asks which move it was: answer one of {', '.join(map(repr, question.options))}, "
+                               f"not {code!r}")
+        del self._moves[seq]
+        frame_id = self._window[-1][0] if self._window else 0
+        player = self.players[self.turn.player]
+        if question.code == BACK:
+            self.knocker = question.options.index(code)
+            events = [self._emit("irregularity", frame_id, self.players[self.knocker], flagged=True,
+                                 detail=f"the players say {self.players[self.knocker]} knocked: the tracker had lost the turn "
+                                        "order, so the discards and pickups before the knock may name the wrong players")]
+        elif code == NOTHING_MOVED:
+            self._places[-1] = (question.x, question.y)
+            events = []
+        elif code == took(player, self.pile[-1]):
+            events = self._pickup(frame_id)
+            self._places[-1] = (question.x, question.y)
+        else:
+            self._pile_now[question.code] = (question.x, question.y)
+            events = self._discard(question.code, frame_id)
+        return events + self._reevaluate()
+
+    def _discard(self, code: str, frame_id: int) -> list[Event]:
+        self._places.append(self._pile_now.get(code))
+        self._taken[self.turn.player] -= Counter([code])
+        return super()._discard(code, frame_id)
+
+    def _pickup(self, frame_id: int) -> list[Event]:
+        del self._places[-1:]
+        events = super()._pickup(frame_id)
+        if events[-1].kind == "pickup":
+            self._taken[self.turn.player][events[-1].cards[0]] += 1
+        return events
+
+    def _taken_not_laid(self, laid: list[list[str]], frame_id: int) -> list[Event]:
+        """A card a seat took from the pile and never discarded must lie in its layout (the knocker's
+        face-down discard may be one): if not, the pickup was another seat's, or another move."""
+        events = []
+        for seat, cards in enumerate(laid):
+            missing = self._taken[seat] - Counter(cards)
+            if sum(missing.values()) > (seat == self.knocker):
+                player = self.players[seat]
+                events.append(self._emit("irregularity", frame_id, player, cards=tuple(sorted(missing.elements())),
+                                         flagged=True, detail=f"{player} took {' '.join(sorted(missing.elements()))} from "
+                                         "the discard pile but has not laid it out: the tracker may have given a move "
+                                         "to the wrong player"))
+        return events
+
+    def _draw_if_not_drawn(self, frame_id: int) -> list[Event]:
+        """An empty stock is first rebuilt from the discard pile but its top card (001)."""
+        if not self.turn.drawn and self.stock == 0 and len(self.pile) > 1:
+            self.stock, self.pile, self._places = len(self.pile) - 1, self.pile[-1:], self._places[-1:]
+        return super()._draw_if_not_drawn(frame_id)
 
     def _next_seat(self, seat: int) -> int:
         return (seat + 1) % len(self.players)
@@ -63,9 +298,15 @@ class WienerTracker(GinTracker):
     def _layouts(self, reading: dict[str, dict[str, _Card]], frame_id: int) -> list[Event]:
         """Settle once every seat shows its ten cards (or the players say the layouts are complete)."""
         laid = [[_card_code(c.code) for c in reading.get(zone, {}).values() if c.code != BACK] for zone in self.seat_zones]
+        knocker = self.players[self.knocker]
+        if self._moves:
+            return []  # who knocked is open
+        if self._first_laid is None and any(laid):
+            self._first_laid = tuple(seat for seat, cards in enumerate(laid) if cards)
+            if self.knocker not in self._first_laid:
+                return self._ask_knocker(frame_id)
         if not self._finish and any(len(cards) < HAND_SIZE for cards in laid):
             return []
-        knocker = self.players[self.knocker]
         own = {code: card for code, card in reading.get(self.seat_zones[self.knocker], {}).items() if code != BACK}
         groups_of = lambda group: [_card_code(c) for c in group]  # noqa: E731
         groups = [tuple(groups_of(g)) for g in self._group(own) if len(g) >= 3]
@@ -75,11 +316,12 @@ class WienerTracker(GinTracker):
         except WildMeldError as error:
             melds = None
             events.append(self._emit("irregularity", frame_id, knocker, flagged=True, detail=f"{knocker}'s layout: {error}"))
-        melded = {c for g in groups for c in g}
+        melded = Counter(c for g in groups for c in g)
         for seat, cards in enumerate(laid):
             mine = seat == self.knocker
             events.append(self._emit("layout", frame_id, self.players[seat], melds=tuple(groups) if mine else (),
-                                     cards=tuple(c for c in cards if not (mine and c in melded))))
+                                     cards=tuple((Counter(cards) - melded).elements()) if mine else tuple(cards)))
+        events += self._taken_not_laid(laid, frame_id)
         self.phase = "over"
         try:
             if melds is None:
@@ -95,5 +337,5 @@ class WienerTracker(GinTracker):
 
 
 def _card_code(code: str) -> str:
-    """The card of a reading; the tracker marks a second copy in one zone with a star."""
-    return code.rstrip("*")
+    """The card of a reading; the tracker marks a further copy in one zone with a star."""
+    return code.rstrip(_TWICE)

@@ -22,6 +22,8 @@ import logging
 import math
 import queue
 import threading
+import time
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -39,6 +41,8 @@ log = logging.getLogger(__name__)
 
 MAX_TEXT = 200
 """What the record keeps of a tracker's explanation (the store refuses longer texts)."""
+GEOMETRY_CHANGES_KEPT = 20
+"""Calibration state changes the camera page lists (the newest ones)."""
 
 
 class PipelineError(RuntimeError):
@@ -187,12 +191,14 @@ class TableReader:
         self.motion = motion or MotionDetector()
         self.frames = 0
         self.recognized = 0
+        self.geometry = None
+        """The newest :class:`vision.calibration.CalibrationReport` (None before the first frame)."""
 
     def read(self, frame_id: int, image: np.ndarray, wanted: bool = True) -> FrameReading:
         """Read one frame; a still frame is recognized only if ``wanted`` (the tracker's
         :attr:`~engine.tracker.GinTracker.needs_frames`): recognition is most of the cost."""
         self.frames += 1
-        report = self.calibrator.update(image)
+        report = self.geometry = self.calibrator.update(image)
         still = self.motion.update(image).still and report.usable
         if not still:
             return FrameReading(frame_id, (), (), False, report.state)
@@ -266,13 +272,15 @@ class TableReader:
         return found
 
 
-def make_calibrator(table_cm: tuple[float, float], corners: Sequence[Sequence[float]] | None = None):
-    """A calibrator from the markers, or fixed by four image corners (a moved camera then goes unnoticed)."""
+def make_calibrator(table_cm: tuple[float, float], corners: Sequence[Sequence[float]] | None = None,
+                    corners_size: tuple[int, int] | None = None):
+    """A calibrator from the markers, or fixed by four image corners tapped on a frame of
+    ``corners_size`` (a moved camera then goes unnoticed)."""
     from vision.calibration import Calibrator
 
     calibrator = Calibrator(*table_cm)
     if corners is not None:
-        calibrator.set_corners(corners)
+        calibrator.set_corners(corners, corners_size)
         log.warning("table corners set by hand: without markers a moved camera cannot be noticed")
     return calibrator
 
@@ -547,7 +555,9 @@ class Recorder:
 class PipelineConfig:
     """How ``rummyref run`` reads the table.
 
-    ``corners`` (four image points, clockwise from top left) replace the markers.
+    ``corners`` (four image points, clockwise from top left) replace the markers; ``corners_size``
+    is the frame size they were tapped on (the camera's frames are matched to it, see
+    :meth:`vision.calibration.Calibrator.set_corners`).
     ``frame_size`` is asked of cameras that can be set (picamera2, USB).
     """
 
@@ -558,6 +568,7 @@ class PipelineConfig:
     zones: ZoneMap | None = None
     table_cm: tuple[float, float] = (80.0, 60.0)
     corners: tuple[tuple[float, float], ...] | None = None
+    corners_size: tuple[int, int] | None = None
     threads: int = 1
     frame_size: tuple[int, int] = (1280, 720)
     tracker: TrackerOptions = TrackerOptions()
@@ -597,7 +608,8 @@ class Pipeline:
             from vision.recognizer import Recognizer
 
             recognizer = Recognizer(config.model_dir, threads=config.threads, deck=config.deck)
-        self.reader = TableReader(recognizer, self.zones, make_calibrator(config.table_cm, config.corners))
+        self.reader = TableReader(recognizer, self.zones, make_calibrator(config.table_cm, config.corners,
+                                                                                  config.corners_size))
         self.session = HandSession(config.players, config.first_dealer or config.players[1], config.rules, self.zones,
                                    config.tracker)
         self._open_store, self.match_id, self._notify = open_store, match_id, notify
@@ -612,7 +624,8 @@ class Pipeline:
         self._camera_opener = camera_opener
         self.grabber = None
         self._last_image: np.ndarray | None = None
-        self._new_corners: list[Sequence[Sequence[float]] | None] = []
+        self._new_corners: list[tuple[Sequence[Sequence[float]] | None, tuple[int, int] | None]] = []
+        self._geometry_changes: deque[dict[str, Any]] = deque(maxlen=GEOMETRY_CHANGES_KEPT)
         self._worker = threading.Thread(target=self._run, name="pipeline-worker", daemon=True)
         self.finished = threading.Event()
 
@@ -629,9 +642,19 @@ class Pipeline:
         """The frame the worker read last (the same array; callers must not change it)."""
         return self._last_image
 
-    def use_corners(self, corners: Sequence[Sequence[float]] | None) -> None:
-        """Read the table through these four image corners from now on (None: from the markers again)."""
-        self._new_corners.append(corners)  # list.append is atomic: the worker takes it up
+    def use_corners(self, corners: Sequence[Sequence[float]] | None, size: tuple[int, int] | None = None) -> None:
+        """Read the table through these four image corners, tapped on a frame of ``size``, from now on
+        (None: from the markers again)."""
+        self._new_corners.append((corners, size))  # list.append is atomic: the worker takes it up
+
+    def geometry_status(self) -> dict[str, Any] | None:
+        """The table geometry as the referee reads it: the newest calibration ``state`` and
+        ``message``, and its last changes (``changes``, oldest first: ``state``, ``message``,
+        ``frame``, ``at`` in Unix seconds); None before the first frame."""
+        report = self.reader.geometry
+        if report is None:
+            return None
+        return {"state": report.state, "message": report.message, "changes": list(self._geometry_changes)}
 
     def _on_status(self, status: Any) -> None:
         try:
@@ -689,7 +712,7 @@ class Pipeline:
 
     def _handle_inputs(self) -> None:
         while self._new_corners:
-            self.reader.calibrator = make_calibrator(self.config.table_cm, self._new_corners.pop(0))
+            self.reader.calibrator = make_calibrator(self.config.table_cm, *self._new_corners.pop(0))
         while True:
             try:
                 status = self._statuses.get_nowait()
@@ -718,9 +741,17 @@ class Pipeline:
         self.stats.frames += 1
         self._last_image = image
         reading = self.reader.read(frame_id, image, self.session.tracker.needs_frames)
+        self._note_geometry(frame_id)
         self.stats.read += reading.recognized and reading.still
         self._commit(reading.feed(self.session), (image, reading.observations))
         self.on_frame(frame_id)
+
+    def _note_geometry(self, frame_id: int) -> None:
+        report = self.reader.geometry
+        last = self._geometry_changes[-1] if self._geometry_changes else None
+        if last is None or last["state"] != report.state:  # messages vary frame by frame (pixels moved)
+            self._geometry_changes.append({"state": report.state, "message": report.message, "frame": frame_id,
+                                           "at": round(time.time(), 1)})
 
     def _commit(self, events: list[Event], frame: tuple[np.ndarray, Sequence[CardObservation]] | None) -> None:
         if not events:

@@ -1,21 +1,57 @@
 """Wiener Rummy rounds (4 players, two decks) with noisy readings through the Wiener tracker."""
 
+from dataclasses import replace
+
+import pytest
+
 from engine.simulate_wiener import simulate_wiener, track_wiener
+from engine.tracker import Sighting, TrackerError, TrackerOptions
+from engine.wiener_tracker import NOTHING_MOVED, WienerTracker
+from engine.zones import default_zones
 
 
-def test_rounds_end_with_the_true_penalties_or_a_question_never_a_wrong_result():
-    settled = 0
+def test_rounds_end_with_the_true_penalties_and_events_when_the_players_answer():
     for seed in range(12):
         game = simulate_wiener(seed, players=4)
         committed, _ = track_wiener(game)
+        assert [e.key() for e in committed] == [e.key() for e in game.truth], f"seed {seed}"
+        assert committed[-1].penalties == game.penalties, f"seed {seed}"
+
+
+def test_without_answers_a_round_ends_with_the_true_penalties_or_without_a_result_never_a_wrong_one():
+    settled = 0
+    for seed in range(12):
+        game = simulate_wiener(seed, players=4)
+        committed, _ = track_wiener(game, answer=False)
         end = [e for e in committed if e.kind == "hand_end"]
-        assert end, f"seed {seed}: the round did not end"
-        if end[-1].penalties is None:
-            assert end[-1].needs_confirmation, f"seed {seed}"
-        else:
-            assert end[-1].penalties == game.penalties, f"seed {seed}"
-            settled += 1
-    assert settled >= 3
+        assert all(e.penalties in (None, game.penalties) for e in end), f"seed {seed}"
+        settled += bool(end) and end[-1].penalties == game.penalties
+    assert settled >= 2
+
+
+@pytest.mark.parametrize("seed, asked, answer, committed", [
+    # Ann discarded the second QS onto [QS, 10C]: once read as Ann taking 10C
+    (13, ("Ann took 10C", "Ann discarded QS"), "Ann discarded QS", ("discard", "Ann", ("QS",), ())),
+    # Ben discarded the second AC onto the first: once not seen at all
+    (17, ("Ben discarded AC", NOTHING_MOVED), "Ben discarded AC", ("discard", "Ben", ("AC",), ())),
+    (19, ("Ben discarded AH", NOTHING_MOVED), "Ben discarded AH", ("discard", "Ben", ("AH",), ())),
+])
+def test_a_second_copy_discarded_where_one_deck_has_none_is_asked_about_and_committed_as_answered(seed, asked, answer, committed):
+    game = simulate_wiener(seed, players=4)
+    events, questions = track_wiener(game)
+    moves = [(q, a) for q, a in questions if q.kind == "move"]
+    assert (moves[0][0].candidates, moves[0][1]) == (asked, answer)
+    after = [e for e in events if e.seq > moves[0][0].seq and e.kind in ("discard", "pickup")]
+    assert after[0].key() == committed
+
+
+def test_two_jokers_laid_by_the_knocker_in_two_melds_are_read_as_laid():
+    """Seed 10: Ann knocks with 4D 5D JK 7D 8D and 6C JK 8C (once read as 10 loose cards)."""
+    game = simulate_wiener(10, players=4)
+    committed, _ = track_wiener(game)
+    layout = next(e for e in committed if e.kind == "layout" and e.player == "Ann")
+    assert sorted(layout.melds) == [("4D", "5D", "JK", "7D", "8D"), ("6C", "JK", "8C")]
+    assert committed[-1].penalties == game.penalties == (5, 72, 14, 24)
 
 
 def test_play_events_follow_the_seats_round_the_table():
@@ -23,3 +59,222 @@ def test_play_events_follow_the_seats_round_the_table():
     committed, _ = track_wiener(game)
     discards = [e.player for e in committed if e.kind == "discard"][:4]
     assert discards == [game.players[(game.players.index(game.dealer) + k) % 4] for k in range(4)]
+
+
+# --- two decks on the discard pile: the place of a card tells which move it was -------------
+
+ZONES = default_zones("wiener", players=4)
+PILE = ZONES.named("discard").centre
+
+
+def _tracker() -> WienerTracker:
+    return WienerTracker(("Ann", "Ben", "Cleo", "Dan"), dealer="Ann", zones=ZONES, options=TrackerOptions(window=1, quorum=1))
+
+
+def _on_pile(code: str, dx: float = 0.0) -> list[Sighting]:
+    return [Sighting(code, 0.95, PILE[0] + dx, PILE[1], "discard")]
+
+
+def _said(events) -> list[str]:
+    return [e.describe() for e in events]
+
+
+def _pile_of_qs_then_10c(t: WienerTracker, frame: int = 1) -> None:
+    """Ann opens with QS; Ben discards 10C beside it."""
+    t.update(frame, _on_pile("QS"), still=True)
+    t.update(frame + 1, _on_pile("10C", 1.5), still=True)
+
+
+def test_the_card_under_the_top_showing_where_it_lay_is_a_pickup_without_a_question():
+    t = _tracker()
+    _pile_of_qs_then_10c(t)
+    assert _said(t.update(3, _on_pile("QS"), still=True)) == ["#4 pickup Cleo 10C (stock 64)"]
+
+
+def test_the_card_under_the_top_showing_elsewhere_asks_whether_it_was_taken_or_discarded_again():
+    t = _tracker()
+    _pile_of_qs_then_10c(t)
+    question = t.update(3, _on_pile("QS", -1.5), still=True)
+    assert [(e.kind, e.player, e.candidates) for e in question] == [("move", "Cleo", ("Cleo took 10C", "Cleo discarded QS"))]
+    assert question[0].needs_confirmation
+    assert t.update(4, _on_pile("QS", -1.5), still=True) == []  # nothing is committed while it is open
+    assert _said(t.confirm(question[0].seq, "Cleo discarded QS")) == [
+        "#5 stock_draw Cleo (stock 63) (inferred)", "#6 discard Cleo QS (stock 63)"]
+    assert _said(t.update(5, _on_pile("KD"), still=True)) == [
+        "#7 stock_draw Dan (stock 62) (inferred)", "#8 discard Dan KD (stock 62)"]
+
+
+def test_answering_that_the_top_card_was_taken_commits_the_pickup_by_the_player_to_move():
+    t = _tracker()
+    _pile_of_qs_then_10c(t)
+    question = t.update(3, _on_pile("QS", -1.5), still=True)
+    assert _said(t.confirm(question[0].seq, "Cleo took 10C")) == ["#5 pickup Cleo 10C (stock 64)"]
+    assert _said(t.update(4, _on_pile("9H"), still=True)) == ["#6 discard Cleo 9H (stock 64)"]
+
+
+def test_a_card_under_the_top_whose_both_copies_are_on_the_pile_is_a_pickup_wherever_it_shows():
+    t = _tracker()
+    t.update(1, _on_pile("QS"), still=True)
+    question = t.update(2, _on_pile("QS", 1.5), still=True)  # Ben: the second QS, away from the first
+    assert [e.candidates for e in question] == [("Ben discarded QS", NOTHING_MOVED)]
+    t.confirm(question[0].seq, "Ben discarded QS")
+    t.update(3, _on_pile("10C"), still=True)
+    assert _said(t.update(4, _on_pile("QS", -1.0), still=True)) == ["#7 pickup Dan 10C (stock 63)"]
+
+
+def test_the_top_card_moved_asks_whether_a_second_copy_was_discarded_on_it():
+    t = _tracker()
+    _pile_of_qs_then_10c(t)
+    question = t.update(3, _on_pile("10C", -1.0), still=True)
+    assert [(e.kind, e.cards, e.candidates) for e in question] == [("move", ("10C",), ("Cleo discarded 10C", NOTHING_MOVED))]
+    with pytest.raises(TrackerError, match="answer one of"):
+        t.confirm(question[0].seq, "Cleo took 10C")
+    assert t.confirm(question[0].seq, NOTHING_MOVED) == []
+    # the pile was only pushed: Cleo is still to move, and the new place is where 10C lies now
+    assert t.update(4, _on_pile("10C", -1.0), still=True) == []
+    assert _said(t.update(5, _on_pile("4D"), still=True)) == ["#5 stock_draw Cleo (stock 63) (inferred)", "#6 discard Cleo 4D (stock 63)"]
+
+
+def test_a_move_question_left_open_while_the_pile_changes_ends_the_round_without_a_result():
+    t = _tracker()
+    _pile_of_qs_then_10c(t)
+    question = t.update(3, _on_pile("QS", -1.5), still=True)
+    end = t.update(4, _on_pile("JH"), still=True)
+    assert [(e.kind, e.needs_confirmation, e.penalties) for e in end] == [("hand_end", True, None)]
+    assert f"#{question[0].seq}" in end[0].detail and t.phase == "over"
+
+
+# --- layouts: copies of a card in one area, the knocker first -------------------------------
+
+TABLE = default_zones("wiener", 4, 100.0, 80.0)
+OTHERS = {  # ten cards each in two fanned rows: Ben (left), Cleo (top), Dan (right)
+    "seat1": ("2C 4S 6D 8H QC", "KH 9S 7C 5H AD", (3.6, 25.7)),
+    "seat2": ("2D 4H 6S 8C QD", "KS 9H 7D 5S AC", (10.0, 5.0)),
+    "seat3": ("2S 4C 6H 8D QH", "KC 9D 7S 5C AH", (83.0, 25.7)),
+}
+
+
+def _fans(zone: str, rows: list[list[str]], x: float, y: float, gap: float) -> list[Sighting]:
+    """Each row a fan (2 cm apart) starting at ``x``; the rows ``gap`` apart down the table."""
+    return [Sighting(code, 0.95, x + 2.0 * i, y + gap * r, zone) for r, row in enumerate(rows) for i, code in enumerate(row)]
+
+
+def _others() -> list[Sighting]:
+    return [s for zone, (first, second, (x, y)) in OTHERS.items()
+            for s in _fans(zone, [first.split(), second.split()], x, y, 9.5)]
+
+
+def _knocked_by_ann(window: int = 1) -> WienerTracker:
+    t = WienerTracker(("Ann", "Ben", "Cleo", "Dan"), dealer="Ann", zones=TABLE,
+                      options=TrackerOptions(window=window, quorum=window))
+    back = [Sighting("BACK", 0.95, *TABLE.named("discard").centre, "discard")]
+    assert [e.kind for f in range(window) for e in t.update(f, back, still=True)] == ["knock"]
+    t.back = back
+    return t
+
+
+def _ann_lays(melds: list[str], deadwood: list[str]) -> list[Sighting]:
+    laid, x = [], 6.0
+    for meld in melds:
+        laid += _fans("seat0", [meld.split()], x, 65.0, 0)
+        x += 2.0 * len(meld.split()) + 8.0
+    return laid + [Sighting(code, 0.95, 6.0 + 8.0 * i, 75.0, "seat0") for i, code in enumerate(deadwood)]
+
+
+def _surer(sightings: list[Sighting], index: int) -> list[Sighting]:
+    """The same table with the ``index``-th joker read a little surer than the other."""
+    jokers = [i for i, s in enumerate(sightings) if s.code == "JK"]
+    return [replace(s, confidence=0.97 if i == jokers[index] else s.confidence) for i, s in enumerate(sightings)]
+
+
+def test_two_jokers_in_the_knockers_area_stay_in_the_melds_they_lie_in():
+    """Over the window now one joker, now the other is read surer: each keeps its own place."""
+    t = _knocked_by_ann(window=2)
+    ann = _ann_lays(["4D 5D JK 7D 8D", "6C JK 8C"], ["2H", "3S"])
+    table = t.back + ann + _others()
+    events = t.update(10, _surer(table, 0), still=True) + t.update(11, _surer(table, 1), still=True)
+    layout = next(e for e in events if e.kind == "layout" and e.player == "Ann")
+    assert sorted(layout.melds) == [("4D", "5D", "JK", "7D", "8D"), ("6C", "JK", "8C")]
+    assert sorted(layout.cards) == ["2H", "3S"]
+    end = events[-1]
+    assert end.kind == "hand_end" and not end.needs_confirmation and end.penalties[0] == 5
+
+
+def test_a_card_laid_in_a_meld_and_as_deadwood_counts_once_in_each():
+    t = _knocked_by_ann()
+    ann = _ann_lays(["3S 3C JK", "10H 10D 10C", "3C 4C 5C"], ["3S"])
+    events = t.update(2, t.back + ann + _others(), still=True)
+    layout = next(e for e in events if e.kind == "layout" and e.player == "Ann")
+    assert layout.cards == ("3S",)
+    assert sorted(layout.melds) == [("10H", "10D", "10C"), ("3C", "4C", "5C"), ("3S", "3C", "JK")]
+    assert events[-1].penalties[0] == 3
+
+
+def test_another_player_laying_out_before_the_knocker_asks_who_knocked_and_settles_with_the_answer():
+    t = _knocked_by_ann()  # the tracker's turn order says Ann; the players know it was Ben
+    ben = [Sighting(code, 0.95, 3.6 + 2.0 * i, 25.7 + 9.5 * row, "seat1")
+           for row, meld in enumerate(["4D 5D 6D", "9S 9H 9C", "JC QC KC", "2H"]) for i, code in enumerate(meld.split())]
+    question = t.update(2, t.back + ben, still=True)
+    assert [(e.kind, e.candidates) for e in question] == [
+        ("move", ("Ann knocked", "Ben knocked", "Cleo knocked", "Dan knocked"))]
+    assert "Ben laid out first" in question[0].detail and "Ann knocked" in question[0].detail
+    flagged = t.confirm(question[0].seq, "Ben knocked")
+    assert [(e.kind, e.player, e.flagged) for e in flagged] == [("irregularity", "Ben", True)]
+    ann = _fans("seat0", ["2C 4S 6D 8H QC".split(), "KH 9S 7C 5H AD".split()], 6.0, 65.0, 10.0)
+    others = [s for s in _others() if s.zone != "seat1"]
+    events = t.update(3, t.back + ben + ann + others, still=True)
+    layout = next(e for e in events if e.kind == "layout" and e.player == "Ben")
+    assert sorted(layout.melds) == [("4D", "5D", "6D"), ("9S", "9H", "9C"), ("JC", "QC", "KC")] and layout.cards == ("2H",)
+    assert events[-1].kind == "hand_end" and not events[-1].needs_confirmation and events[-1].penalties[1] == 2
+
+
+def test_a_knocker_question_left_open_settles_nothing():
+    t = _knocked_by_ann()
+    ben = [s for s in _others() if s.zone == "seat1"]
+    assert [e.kind for e in t.update(2, t.back + ben, still=True)] == ["move"]
+    assert t.update(3, t.back + _others() + _ann_lays(["3S 3C JK"], ["2H"]), still=True) == []
+
+
+def test_the_card_under_the_top_showing_where_it_lay_after_the_player_has_drawn_is_asked_about():
+    """Dan took 4H; the QS under 10C showing, even where it lay, is his discard of the second QS or a
+    second pickup against the rules: the players say which."""
+    t = _tracker()
+    _pile_of_qs_then_10c(t)
+    t.update(3, _on_pile("4H", -1.5), still=True)  # Cleo
+    assert _said(t.update(4, _on_pile("10C", 1.5), still=True)) == ["#6 pickup Dan 4H (stock 63)"]
+    question = t.update(5, _on_pile("QS"), still=True)
+    assert [(e.kind, e.candidates) for e in question] == [("move", ("Dan took 10C", "Dan discarded QS"))]
+    assert _said(t.confirm(question[0].seq, "Dan discarded QS")) == ["#8 discard Dan QS (stock 63)"]
+
+
+def test_an_empty_stock_is_rebuilt_from_the_discard_pile_but_its_top_card():
+    from engine.cards import ALL_CARDS
+
+    t = _tracker()
+    codes = [str(card) for card in ALL_CARDS] * 2
+    events = [e for frame, code in enumerate(codes[:66]) for e in t.update(frame, _on_pile(code), still=True)]
+    assert events[-1].describe() == "#131 discard Ben AH (stock 0)"  # the opening discard and 65 turns: the stock is used up
+    assert _said(t.update(66, _on_pile(codes[66]), still=True)) == [
+        "#132 stock_draw Cleo (stock 64) (inferred)", "#133 discard Cleo 2H (stock 64)"]
+
+
+def test_a_card_taken_from_the_pile_and_not_laid_out_is_flagged():
+    t = WienerTracker(("Ann", "Ben", "Cleo", "Dan"), dealer="Dan", zones=TABLE, options=TrackerOptions(window=1, quorum=1))
+    pile = TABLE.named("discard").centre
+    t.update(1, [Sighting("KD", 0.95, *pile, "discard")], still=True)  # Dan opens
+    assert [e.kind for e in t.update(2, [], still=True)] == ["pickup"]  # Ann takes KD: the pile is empty
+    assert [e.kind for e in t.update(3, [Sighting("BACK", 0.95, *pile, "discard")], still=True)] == ["knock"]
+    ann = _fans("seat0", ["2C 4S 6D 8H QC".split(), "KH 9S 7C 5H AD".split()], 6.0, 65.0, 10.0)
+    ben = [Sighting(code, 0.95, 3.6 + 2.0 * i, 25.7 + 9.5 * row, "seat1")
+           for row, meld in enumerate(["4D 5D 6D", "9S 9H 9C", "JC QC KC", "2H"]) for i, code in enumerate(meld.split())]
+    t.update(4, [Sighting("BACK", 0.95, *pile, "discard")] + ann, still=True)
+    events = t.update(5, [Sighting("BACK", 0.95, *pile, "discard")] + ann + ben + [s for s in _others() if s.zone != "seat1"], still=True)
+    assert not [e for e in events if "took" in e.detail]  # Ann may have knocked with KD face down
+    t2 = WienerTracker(("Ann", "Ben", "Cleo", "Dan"), dealer="Dan", zones=TABLE, options=TrackerOptions(window=1, quorum=1))
+    t2.update(1, [Sighting("KD", 0.95, *pile, "discard")], still=True)
+    t2.update(2, [], still=True)  # Ann takes KD
+    t2.update(3, [Sighting("7S", 0.95, *pile, "discard")], still=True)  # Ann discards 7S
+    t2.update(4, [Sighting("BACK", 0.95, *pile, "discard")], still=True)  # Ben knocks
+    t2.update(5, [Sighting("BACK", 0.95, *pile, "discard")] + ben, still=True)
+    events = t2.update(6, [Sighting("BACK", 0.95, *pile, "discard")] + ann + ben + [s for s in _others() if s.zone != "seat1"], still=True)
+    assert [(e.kind, e.player, e.cards, e.flagged) for e in events if "took" in e.detail] == [("irregularity", "Ann", ("KD",), True)]

@@ -136,18 +136,36 @@ class Calibrator:
         self.width_cm, self.height_cm, self.tolerance_px = float(width_cm), float(height_cm), tolerance_px
         self.calibration: Calibration | None = None
         self.manual = False
+        self._tapped: tuple[Calibration | None, tuple[int, int] | None] = (None, None)
 
-    def set_corners(self, image_corners: Sequence[Sequence[float]]) -> CalibrationReport:
-        """Fallback without markers: the table corners clicked on the web page."""
+    def set_corners(self, image_corners: Sequence[Sequence[float]],
+                    frame_size: tuple[int, int] | None = None) -> CalibrationReport:
+        """Fallback without markers: the table corners tapped on the web page, on a frame of
+        ``frame_size`` (width, height; None: the camera's size is taken as it).
+
+        A camera that later delivers another size at the same aspect ratio (the same view, scaled)
+        gets the corners scaled with it; another aspect ratio means another crop of the sensor,
+        where scaled corners would point beside the table, so the table is not read until the
+        corners are tapped again.
+
+        >>> calibrator = Calibrator(80, 60)
+        >>> _ = calibrator.set_corners([(100, 50), (1180, 60), (1200, 700), (80, 690)], (1280, 720))
+        >>> report = calibrator.update(np.zeros((360, 640, 3), np.uint8))
+        >>> report.state, report.calibration.image_corners[2]
+        ('manual', (600.0, 350.0))
+        >>> calibrator.update(np.zeros((480, 640, 3), np.uint8)).state
+        'uncalibrated'
+        """
         self.calibration = Calibration.from_corners(image_corners, self.width_cm, self.height_cm)
         self.manual = True
+        self._tapped = (self.calibration, tuple(frame_size) if frame_size else None)
         return CalibrationReport("manual", self.calibration, (), 0.0, "table corners set by hand; a moved camera cannot be noticed")
 
     def update(self, image: np.ndarray) -> CalibrationReport:
         found = find_markers(image)
         visible = tuple(sorted(found))
         if self.manual:
-            return CalibrationReport("manual", self.calibration, visible, 0.0, "table corners set by hand")
+            return self._manual_report(image.shape[1], image.shape[0], visible)
         if self.calibration is None:
             if len(found) < 4:
                 return CalibrationReport("uncalibrated", None, visible, 0.0, _missing(found, "to calibrate"))
@@ -167,6 +185,24 @@ class Calibrator:
         return CalibrationReport("moved", self.calibration, visible, moved,
                                  f"the camera moved (markers off by {moved:.1f} px) and "
                                  + _missing(found, "to recalibrate") + "; the table is not read meanwhile")
+
+    def _manual_report(self, width: int, height: int, visible: tuple[int, ...]) -> CalibrationReport:
+        tapped, tapped_size = self._tapped
+        if tapped_size is None or tapped_size == (width, height):
+            self.calibration = tapped
+            return CalibrationReport("manual", tapped, visible, 0.0, "table corners set by hand")
+        tapped_width, tapped_height = tapped_size
+        if abs(width / height - tapped_width / tapped_height) > 0.01:
+            self.calibration = None
+            return CalibrationReport("uncalibrated", None, visible, 0.0,
+                                     f"the table corners were tapped on a {tapped_width}x{tapped_height} frame, but the "
+                                     f"camera now gives {width}x{height} (another view): tap them again")
+        scaled = [(x * width / tapped_width, y * height / tapped_height) for x, y in tapped.image_corners]
+        if self.calibration is None or self.calibration.image_corners != tuple(scaled):
+            self.calibration = Calibration.from_corners(scaled, self.width_cm, self.height_cm)
+        return CalibrationReport("manual", self.calibration, visible, 0.0,
+                                 f"table corners set by hand on a {tapped_width}x{tapped_height} frame, "
+                                 f"scaled to {width}x{height}")
 
     def _from(self, found: dict[int, tuple[float, float]]) -> Calibration:
         return Calibration.from_corners([found[i] for i in CORNER_IDS], self.width_cm, self.height_cm)

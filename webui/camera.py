@@ -43,8 +43,12 @@ class TableCamera(Protocol):
     def latest_image(self) -> np.ndarray | None:
         """The newest BGR frame, or None before the first one."""
 
-    def use_corners(self, corners: Sequence[Sequence[float]] | None) -> None:
-        """Read the table through these image corners from now on; None: from the markers."""
+    def use_corners(self, corners: Sequence[Sequence[float]] | None, size: tuple[int, int] | None = None) -> None:
+        """Read the table through these image corners (tapped on a frame of ``size``) from now on;
+        None: from the markers."""
+
+    def geometry_status(self) -> dict[str, Any] | None:
+        """The calibration as the referee reads it (``state``, ``message``, ``changes``), or None."""
 
 
 def check_corners(points: Any, size: tuple[int, int]) -> list[list[float]]:

@@ -2,7 +2,8 @@
 
     GET  /camera                 the page (works without a camera: it says so)
     GET  /camera/frame.jpg       the newest frame (503 without a camera or before its first frame)
-    GET  /camera/view.json       markers found, calibration state, zones and corners in frame pixels
+    GET  /camera/view.json       markers found, calibration state, zones and corners in frame pixels,
+                                 and the referee's own calibration state with its recent changes
     POST /camera/corners         four tapped corners, ``corners`` = "[[x, y], ...]" (PIN)
     POST /camera/corners/clear   back to the markers (PIN)
 """
@@ -63,7 +64,11 @@ def frame():
 @bp.get("/camera/view.json")
 def view():
     camera, image = _image()
-    return jsonify(table_camera.calibration_view(image, camera.zones, table_camera.stored_corners(get_store())))
+    view = table_camera.calibration_view(image, camera.zones, table_camera.stored_corners(get_store()))
+    # what the referee itself made of its frames, with the moves it noticed: the view above only
+    # says what this one frame shows
+    view["referee"] = camera.geometry_status()
+    return jsonify(view)
 
 
 @bp.post("/camera/corners")
@@ -81,7 +86,7 @@ def set_corners():
     except InvalidInput as exc:
         return _page(status=400, error=str(exc))
     table_camera.record_corners(get_store(), corners, size, actor())
-    camera.use_corners(corners)
+    camera.use_corners(corners, size)
     return redirect(url_for("camera.page"))
 
 

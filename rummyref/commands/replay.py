@@ -198,7 +198,14 @@ def _simulate_wiener(args: argparse.Namespace, seeds: range) -> int:
     figures = {"summary": True, "game": "wiener", "rounds": len(rounds), "agree": agree,
                "agree_rate": round(agree / len(rounds), 4), "wrong_committed": sum(r["wrong"] for r in rounds),
                "needs_confirmation": sum(r["needs_confirmation"] for r in rounds),
-               "questions": sum(r["questions"] for r in rounds)}
+               "questions": sum(r["questions"] for r in rounds),
+               "questions_per_round": round(sum(r["questions"] for r in rounds) / len(rounds), 2),
+               "most_questions_in_a_round": max(r["questions"] for r in rounds),
+               "move_questions": sum(r["moves"] for r in rounds),
+               "events_equal": sum(r["events_equal"] for r in rounds),
+               "rummy_rounds": sum(r["rummy"] for r in rounds),
+               "rounds_with_jokers_laid": sum(r["jokers_laid"] > 0 for r in rounds)}
     _out(args, figures, f"{agree}/{len(rounds)} rounds agree with the truth, {figures['wrong_committed']} wrong results "
-                        f"committed, {figures['needs_confirmation']} rounds asked the players")
+                        f"committed, {figures['needs_confirmation']} rounds asked the players "
+                        f"({figures['questions_per_round']} questions a round)")
     return 0

@@ -116,13 +116,14 @@ def run(args: argparse.Namespace) -> int:
         # corners tapped on the dashboard's camera page are the fallback when none are given here
         tapped = stored_corners(table.store)
         corners = tuple(map(tuple, tapped["corners"])) if tapped else None
+        corners_size = tuple(tapped["size"]) if tapped else None
     if corners is None:
         print("table geometry: from the four corner markers (print them with `rummyref markers`)", flush=True)
     else:
         print("WARNING: table corners set by hand; without markers a bumped camera cannot be noticed", flush=True)
 
     pipeline_config = PipelineConfig(camera=args.camera, players=players, first_dealer=args.dealer or players[1],
-                                     table_cm=table_cm, corners=corners, threads=args.threads,
+                                     table_cm=table_cm, corners=corners, corners_size=corners_size, threads=args.threads,
                                      frame_size=(int(frame_w), int(frame_h)), deck=deck)
     print(f"loading the recognizer ({args.threads} thread{'s' if args.threads > 1 else ''})...", flush=True)
     pipeline = table.pipeline(pipeline_config, on_camera=lambda status: panel.show_camera_state(status.state))

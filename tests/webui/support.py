@@ -66,12 +66,18 @@ class RenderedCamera:
         self.image = image
         self.zones = default_zones("gin", 2)
         self.corners_used: list = []
+        self.sizes_used: list = []
+        self.geometry: dict | None = None
 
     def latest_image(self):
         return self.image
 
-    def use_corners(self, corners) -> None:
+    def use_corners(self, corners, size=None) -> None:
         self.corners_used.append(corners)
+        self.sizes_used.append(size)
+
+    def geometry_status(self):
+        return self.geometry
 
 
 def without_markers(image):

@@ -84,6 +84,7 @@ def test_corners_set_by_hand_are_recorded_handed_to_the_camera_and_used(camera_a
     response = post_corners(client, CORNERS)
     assert response.status_code == 302 and response.location == "/camera"
     assert camera.corners_used == [[[float(x), float(y)] for x, y in CORNERS]]
+    assert camera.sizes_used == [(1280, 720)]  # the frame they were tapped on goes with them
     store = EventStore(camera_app.config["DATABASE"])
     assert stored_corners(store) == {"corners": camera.corners_used[0], "size": [1280, 720]}
     (event,) = store.events(TABLE_RECORD)
@@ -163,6 +164,63 @@ def test_the_pipeline_reads_through_corners_handed_to_it(tmp_path, table_frame, 
     store.close()
 
 
+def run_pipeline(tmp_path, frames, recognizer, fps=20, **config):
+    """Play ``frames`` through a real pipeline reading a folder camera; the stopped pipeline.
+    (A camera faster than the reader has frames skipped: slow ``fps`` where each frame counts.)"""
+    from rummyref.pipeline import Pipeline, PipelineConfig
+    from webui.events import create_match
+
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    for number, image in enumerate(frames, start=1):
+        cv2.imwrite(str(folder / f"f{number:06d}.png"), image)
+    store = EventStore(tmp_path / "record.sqlite3")
+    match_id = create_match(store, {"players": ["Ann", "Ben"]}, "test").match_id
+    store.close()
+    pipeline = Pipeline(PipelineConfig(camera=f"dir:{folder}?fps={fps}", players=("Ann", "Ben"), **config),
+                        lambda: EventStore(tmp_path / "record.sqlite3"), match_id, recognizer=recognizer)
+    assert pipeline.geometry_status() is None
+    pipeline.start()
+    assert pipeline.wait(timeout=60)
+    pipeline.stop()
+    return pipeline
+
+
+def test_corners_tapped_on_a_bigger_frame_are_scaled_to_the_camera(tmp_path, table_frame, recognizer):
+    small = cv2.resize(without_markers(table_frame), (640, 360), interpolation=cv2.INTER_AREA)
+    pipeline = run_pipeline(tmp_path, [small] * 6, recognizer, corners=tuple(map(tuple, CORNERS)),
+                            corners_size=(1280, 720))
+    assert pipeline.reader.calibrator.calibration.image_corners == tuple((x / 2, y / 2) for x, y in CORNERS)
+    status = pipeline.geometry_status()
+    assert status["state"] == "manual" and "scaled to 640x360" in status["message"]
+    assert pipeline.stats.read >= 1
+
+
+def test_corners_tapped_on_another_view_are_not_used(tmp_path, table_frame, recognizer):
+    """4:3 frames after corners tapped on 16:9 ones: another crop of the sensor, so the table is not read."""
+    cropped = np.ascontiguousarray(without_markers(table_frame)[:, 160:1120])
+    pipeline = run_pipeline(tmp_path, [cropped] * 4, recognizer, corners=tuple(map(tuple, CORNERS)),
+                            corners_size=(1280, 720))
+    status = pipeline.geometry_status()
+    assert status["state"] == "uncalibrated" and "tap them again" in status["message"]
+    assert pipeline.stats.read == 0 and pipeline.stats.events == 0
+
+
+def test_the_referee_lists_a_bumped_camera_and_the_page_shows_it(tmp_path, table_frame, recognizer, camera_app, camera):
+    bumped = cv2.warpAffine(table_frame, np.float32([[1, 0, 14], [0, 1, 9]]), (1280, 720),
+                            borderMode=cv2.BORDER_REPLICATE)
+    pipeline = run_pipeline(tmp_path, [table_frame] * 3 + [bumped] * 3, recognizer, fps=4)
+    status = pipeline.geometry_status()
+    assert [c["state"] for c in status["changes"]] == ["calibrated", "recalibrated", "calibrated"]
+    first, moved, settled = (c["frame"] for c in status["changes"])
+    assert first < moved < settled  # camera frame numbers (a slow reader may skip some)
+    assert "the camera moved" in status["changes"][1]["message"]
+
+    camera.geometry = status
+    client = camera_app.test_client()
+    assert client.get("/camera/view.json").json["referee"] == status
+
+
 def test_run_takes_the_corners_tapped_earlier_and_serves_its_camera(tmp_path, table_frame):
     folder = tmp_path / "frames"
     folder.mkdir()
@@ -204,6 +262,18 @@ def test_phone_sees_the_live_table_and_taps_the_four_corners(camera_app, camera,
     phone.wait_for_function("document.getElementById('camera-state').dataset.state === 'calibrated'", timeout=5000)
     assert phone.locator("#camera-marks circle.marker").count() == 4
     assert phone.locator("#camera-marks polygon.zone").count() == 4
+    assert "has not read a frame yet" in phone.locator("#referee-state").inner_text()
+    camera.geometry = {"state": "moved", "message": "the camera moved (markers off by 31.0 px) and marker 2 "
+                       "(bottom right) not visible to recalibrate; the table is not read meanwhile",
+                       "changes": [{"state": "calibrated", "message": "calibrated from the four markers", "frame": 1,
+                                    "at": 1795250000.0},
+                                   {"state": "moved", "message": "the camera moved (markers off by 31.0 px)",
+                                    "frame": 212, "at": 1795250060.0}]}
+    phone.wait_for_function("document.getElementById('referee-state').dataset.state === 'moved'", timeout=5000)
+    assert "referee: moved: the camera moved" in phone.locator("#referee-state").inner_text()
+    phone.click("#camera summary")
+    changes = phone.locator("#referee-changes li").all_inner_texts()
+    assert len(changes) == 2 and "(frame 212) moved" in changes[0] and "(frame 1) calibrated" in changes[1]
     screenshot(phone, "camera")
 
     camera.image = without_markers(camera.image)  # the markers are taken away: the next frame says so

@@ -171,6 +171,8 @@ function startCamera() {
   const img = document.getElementById("camera-frame");
   const svg = document.getElementById("camera-marks");
   const state = document.getElementById("camera-state");
+  const refereeState = document.getElementById("referee-state");
+  const refereeChanges = document.getElementById("referee-changes");
   const field = document.getElementById("corners-field");
   const hint = document.getElementById("tap-hint");
   const NAMES = ["top left", "top right", "bottom right", "bottom left"];
@@ -208,13 +210,28 @@ function startCamera() {
     if (taps && taps.length > 1) el("polyline", { points: pts(taps), class: "tap" });
   }
 
+  // what the referee made of its frames: its own state and the moves it noticed, newest first
+  function showReferee(referee) {
+    if (!referee) { refereeState.textContent = "the referee has not read a frame yet"; return; }
+    refereeState.textContent = `referee: ${referee.state}: ${referee.message}`;
+    refereeState.dataset.state = referee.state;
+    refereeChanges.textContent = "";
+    referee.changes.slice().reverse().forEach((change) => {
+      const item = document.createElement("li");
+      const when = new Date(change.at * 1000).toLocaleTimeString();
+      item.textContent = `${when} (frame ${change.frame}) ${change.state}: ${change.message}`;
+      refereeChanges.appendChild(item);
+    });
+  }
+
   async function refresh() {
     try {
       const response = await fetch(box.dataset.view, { cache: "no-store" });
       if (response.ok) {
         view = await response.json();
-        state.textContent = `${view.state}: ${view.message}`;
+        state.textContent = `this frame: ${view.state}: ${view.message}`;
         state.dataset.state = view.state;
+        showReferee(view.referee);
       } else {
         state.textContent = (await response.json()).message;
       }
