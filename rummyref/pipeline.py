@@ -187,6 +187,7 @@ class TableReader:
         self.recognizer = recognizer
         self.sure = sure
         self.zones = zones
+        self.pile_watch = PileWatch(self)
         self.calibrator = calibrator
         self.motion = motion or MotionDetector()
         self.frames = 0
@@ -201,6 +202,7 @@ class TableReader:
         report = self.geometry = self.calibrator.update(image)
         still = self.motion.update(image).still and report.usable
         if not still:
+            self.pile_watch.moved()
             return FrameReading(frame_id, (), (), False, report.state)
         if not wanted:
             return FrameReading(frame_id, (), (), True, report.state, recognized=False)
@@ -209,7 +211,8 @@ class TableReader:
         from vision.presence import table_view
 
         view = table_view(image, report.calibration.homography, (self.zones.width, self.zones.height))
-        return FrameReading(frame_id, observations, self.sightings(observations, report.calibration, view), True, report.state)
+        sightings = self.pile_watch.check(view, list(self.sightings(observations, report.calibration, view)))
+        return FrameReading(frame_id, observations, tuple(sightings), True, report.state)
 
     def sightings(self, observations: Sequence[CardObservation], calibration: Any,
                   view: np.ndarray | None = None) -> tuple[Sighting, ...]:
@@ -238,14 +241,14 @@ class TableReader:
             sightings += self.unread(card_mask(view), sightings, marks)
         return tuple(self.pile_top(sightings))
 
-    def pile_top(self, sightings: list[Sighting]) -> list[Sighting]:
+    def pile_top(self, sightings: list[Sighting], doubt: bool = False) -> list[Sighting]:
         """The discard pile shows one card, its top: readings there that are all unsure (a card read
         weakly at one corner, then as another card at the other, or its picture read as an index)
         are one unread card at the pile's place, with what was read as the candidates and a
         face-down card (a knock). Sure readings stay as they are (a card under the top may show
-        beside it)."""
+        beside it), unless the pile is in ``doubt``."""
         pile = [s for s in sightings if s.zone is not None and self.zones.named(s.zone).kind == "discard"]
-        if not pile or any(s.confidence >= self.sure for s in pile):
+        if not pile or (not doubt and any(s.confidence >= self.sure for s in pile)):
             return sightings
         zone = self.zones.named(pile[0].zone)
         read = sorted((s for s in pile if s.code != UNREAD), key=lambda s: -s.confidence)
@@ -270,6 +273,37 @@ class TableReader:
                 if self.zones.zone_at(x, y) is zone:
                     found.append(Sighting(UNREAD, 0.0, x, y, zone.name))
         return found
+
+
+class PileWatch:
+    """Catches a discard read as the card it covers: the pile's picture changes after the table
+    moved, yet the card read on top is the one read there before (a new card misread as the old
+    top, a discard that would go unseen and put the turn order out). Then the pile is in doubt
+    for that still period: it becomes one unread card, asked about (:meth:`TableReader.pile_top`).
+    """
+
+    def __init__(self, reader: "TableReader") -> None:
+        self.reader = reader
+        self.before: tuple[np.ndarray, frozenset[str]] | None = None
+        """The pile's picture and the cards read surely on it, in the last still frame read."""
+        self.doubt: bool | None = None
+        """Whether the pile is in doubt in this still period (None: not decided yet)."""
+
+    def moved(self) -> None:
+        self.doubt = None
+
+    def check(self, view: np.ndarray, sightings: list[Sighting]) -> list[Sighting]:
+        from vision.presence import PX_PER_CM, similar
+
+        zone = self.reader.zones.of_kind("discard")
+        x0, y0, x1, y1 = (int(round(v * PX_PER_CM)) for v in zone.rect)
+        picture = view[max(y0, 0):y1, max(x0, 0):x1]
+        sure = frozenset(s.code for s in sightings if s.zone == zone.name and s.confidence >= self.reader.sure)
+        if self.doubt is None:
+            self.doubt = bool(self.before is not None and sure and sure <= self.before[1]
+                              and not similar(picture, self.before[0]))
+        self.before = (picture, sure)
+        return self.reader.pile_top(sightings, doubt=True) if self.doubt else sightings
 
 
 def make_calibrator(table_cm: tuple[float, float], corners: Sequence[Sequence[float]] | None = None,

@@ -64,3 +64,29 @@ def test_a_pile_read_only_unsurely_is_one_unread_card_at_the_piles_place_with_th
     assert (top.code, top.zone, (top.x, top.y), top.candidates) == (UNREAD, "discard", pile.centre, ("KC", "QH", "JH", BACK))
     sure = [replace(weak[0], confidence=0.93), weak[1]]  # a sure reading: the pile is read as it is
     assert reader.pile_top(sure) == sure
+
+
+def test_a_new_discard_read_as_the_card_it_covers_puts_the_pile_in_doubt_until_the_table_moves():
+    """Seed 125 of the rendered replay: QS discarded onto QH was read as QH, the discard went unseen
+    and the next discards were given to the wrong player. The pile's picture changed: it is asked about."""
+    from engine.tracker import Sighting
+
+    renderer = GameRenderer(1280, 720, (ZONES.width, ZONES.height), seed=5)
+    reader = TableReader(None, ZONES, None)
+    pile = ZONES.named("discard")
+
+    def still_pile(code: str, read_as: str):
+        image = renderer.render((STOCK, Placed(code, *pile.centre, "discard")), still=True)
+        calibration = make_calibrator((ZONES.width, ZONES.height)).update(image).calibration
+        view = table_view(image, calibration.homography, (ZONES.width, ZONES.height))
+        return reader.pile_watch.check(view, [Sighting(read_as, 0.93, *pile.centre, "discard")])
+
+    assert [s.code for s in still_pile("QH", "QH")] == ["QH"]
+    reader.pile_watch.moved()
+    assert [s.code for s in still_pile("QH", "QH")] == ["QH"]  # nothing changed: read as it is
+    reader.pile_watch.moved()
+    [doubt] = still_pile("QS", "QH")
+    assert doubt.code == UNREAD and doubt.candidates[0] == "QH" and doubt.zone == "discard"
+    assert still_pile("QS", "QH")[0].code == UNREAD  # the whole still period
+    reader.pile_watch.moved()
+    assert [s.code for s in still_pile("9C", "9C")] == ["9C"]  # another card, read as another: no doubt

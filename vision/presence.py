@@ -173,3 +173,26 @@ def _row_gaps(blob: np.ndarray, xs: list[float], y: float, px_per_cm: float,
             between = max(1, int(round((b - a) / step)) - 1)
             new += [a + (b - a) * k / (between + 1) for k in range(1, between + 1)]
     return [_cm(x + origin[0], y * px_per_cm, px_per_cm) for x in sorted(new)]
+
+
+SAME_PICTURE = 0.95
+"""Correlation above which two pictures of one place show the same thing (the same card lying there
+under other light and noise correlates above 0.99; another card on top of it below 0.9)."""
+
+
+def similar(a: np.ndarray, b: np.ndarray, threshold: float = SAME_PICTURE) -> bool:
+    """Whether two pictures of the same place (same shape) show the same thing: their normalized
+    correlation (blind to brightness and contrast) is above ``threshold``.
+
+    >>> rng = np.random.default_rng(0)
+    >>> card = rng.integers(0, 255, (40, 30, 3)).astype(np.uint8)
+    >>> similar(card, (card * 0.8 + 10).astype(np.uint8)), similar(card, card[::-1].copy())
+    (True, False)
+    """
+    if a.shape != b.shape or a.size == 0:
+        return False
+    x = cv2.cvtColor(a, cv2.COLOR_BGR2GRAY).astype(np.float32) if a.ndim == 3 else a.astype(np.float32)
+    y = cv2.cvtColor(b, cv2.COLOR_BGR2GRAY).astype(np.float32) if b.ndim == 3 else b.astype(np.float32)
+    x, y = x - x.mean(), y - y.mean()
+    scale = float(np.sqrt((x * x).sum() * (y * y).sum()))
+    return scale > 0 and float((x * y).sum()) / scale > threshold
