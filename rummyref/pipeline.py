@@ -285,7 +285,8 @@ class PileWatch:
     def __init__(self, reader: "TableReader") -> None:
         self.reader = reader
         self.before: tuple[np.ndarray, frozenset[str]] | None = None
-        """The pile's picture and the cards read surely on it, in the last still frame read."""
+        """The pile's picture and the cards read on it (surely, or weakly as an unread card's
+        candidates: the players may have named it one of them), in the last still frame read."""
         self.doubt: bool | None = None
         """Whether the pile is in doubt in this still period (None: not decided yet)."""
 
@@ -298,11 +299,12 @@ class PileWatch:
         zone = self.reader.zones.of_kind("discard")
         x0, y0, x1, y1 = (int(round(v * PX_PER_CM)) for v in zone.rect)
         picture = view[max(y0, 0):y1, max(x0, 0):x1]
-        sure = frozenset(s.code for s in sightings if s.zone == zone.name and s.confidence >= self.reader.sure)
+        pile = [s for s in sightings if s.zone == zone.name]
+        sure = frozenset(s.code for s in pile if s.confidence >= self.reader.sure)
         if self.doubt is None:
             self.doubt = bool(self.before is not None and sure and sure <= self.before[1]
                               and not similar(picture, self.before[0]))
-        self.before = (picture, sure)
+        self.before = (picture, sure | {c for s in pile if s.code == UNREAD for c in s.candidates})
         return self.reader.pile_top(sightings, doubt=True) if self.doubt else sightings
 
 

@@ -90,3 +90,23 @@ def test_a_new_discard_read_as_the_card_it_covers_puts_the_pile_in_doubt_until_t
     assert still_pile("QS", "QH")[0].code == UNREAD  # the whole still period
     reader.pile_watch.moved()
     assert [s.code for s in still_pile("9C", "9C")] == ["9C"]  # another card, read as another: no doubt
+
+
+def test_a_new_discard_read_as_the_unread_card_it_covers_is_in_doubt_too():
+    """Seed 125 again: QH lay unread (asked; its candidates named it), then QS on it was read surely as QH."""
+    from engine.tracker import Sighting
+
+    renderer = GameRenderer(1280, 720, (ZONES.width, ZONES.height), seed=5)
+    reader = TableReader(None, ZONES, None)
+    pile = ZONES.named("discard")
+
+    def view_of(code: str):
+        image = renderer.render((STOCK, Placed(code, *pile.centre, "discard")), still=True)
+        calibration = make_calibrator((ZONES.width, ZONES.height)).update(image).calibration
+        return table_view(image, calibration.homography, (ZONES.width, ZONES.height))
+
+    weak = reader.pile_top([Sighting("KC", 0.4, *pile.centre, "discard"), Sighting("QH", 0.3, *pile.centre, "discard")])
+    assert [s.code for s in reader.pile_watch.check(view_of("QH"), weak)] == [UNREAD]
+    reader.pile_watch.moved()
+    [doubt] = reader.pile_watch.check(view_of("QS"), [Sighting("QH", 0.93, *pile.centre, "discard")])
+    assert doubt.code == UNREAD and doubt.candidates[0] == "QH"
