@@ -269,7 +269,12 @@ class TableReader:
             if zone.kind not in ("discard", "layout"):
                 continue
             read = [(s.x, s.y) for s in sightings if s.zone == zone.name]
-            for x, y in unread_cards(mask, PX_PER_CM, read, zone.rect, rows=zone.kind == "layout", marks=marks):
+            if zone.kind == "discard" and read:
+                continue  # the pile shows one card, and something was read on it
+            # A pile read nowhere in its zone is unread, whatever was read on its patch: a reading whose
+            # estimated centre fell outside the zone would otherwise hide the top card.
+            pile_marks = () if zone.kind == "discard" else marks
+            for x, y in unread_cards(mask, PX_PER_CM, read, zone.rect, rows=zone.kind == "layout", marks=pile_marks):
                 if self.zones.zone_at(x, y) is zone:
                     found.append(Sighting(UNREAD, 0.0, x, y, zone.name))
         return found

@@ -110,3 +110,20 @@ def test_a_new_discard_read_as_the_unread_card_it_covers_is_in_doubt_too():
     reader.pile_watch.moved()
     [doubt] = reader.pile_watch.check(view_of("QS"), [Sighting("QH", 0.93, *pile.centre, "discard")])
     assert doubt.code == UNREAD and doubt.candidates[0] == "QH"
+
+
+def test_a_pile_whose_only_reading_falls_outside_its_zone_is_an_unread_card():
+    """Seed 125 once more: QS on the pile was read only at its lower index, weakly, as another card; that
+    reading's estimated centre lies below the pile's zone, and the pile looked empty (the discard unseen)."""
+    renderer = GameRenderer(1280, 720, (ZONES.width, ZONES.height), seed=5)
+    pile = ZONES.named("discard")
+    card = Placed("QS", *pile.centre, "discard")
+    image = renderer.render((STOCK, card), still=True)
+    calibration = make_calibrator((ZONES.width, ZONES.height)).update(image).calibration
+    lower = renderer._project([(card.x + INDEX_TO_CENTRE_CM[0], card.y + INDEX_TO_CENTRE_CM[1])])[0]
+    view = table_view(image, calibration.homography, (ZONES.width, ZONES.height))
+    sightings = TableReader(None, ZONES, None).sightings([CardObservation("10C", 0.5, (tuple(map(float, lower)),))],
+                                                        calibration, view)
+    assert not any(s.code == "10C" and s.zone == "discard" for s in sightings)
+    [(zone, x, y)] = [(s.zone, s.x, s.y) for s in sightings if s.code == UNREAD]
+    assert zone == "discard" and (x, y) == pile.centre
