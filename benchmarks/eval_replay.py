@@ -1,10 +1,11 @@
 """Rendered Gin hands through the whole pipeline, against the simulator's truth (the acceptance run).
 
-    python benchmarks/eval_replay.py [--hands 100] [--first 0] [--answer] [--jobs 2] [--size 1280x720]
+    python benchmarks/eval_replay.py [--hands 100] [--first 0] [--answer] [--jobs 2] [--size 1280x720] [--misses FILE]
 
 The fixed set is seeds 0..99 (players Ann and Ben, the dealer drawn by each seed): by the
 simulator's truth 77 knocks, 10 gin hands, 12 undercuts and 1 no game, so it holds the
-required 20 knocks, 10 gin hands and 10 undercuts. ``--first``/``--hands`` take a slice of it.
+required 20 knocks, 10 gin hands and 10 undercuts. ``--first``/``--hands`` take a slice of it;
+``--first 100`` and on plays hands that no test uses.
 
 Each hand is played by :func:`engine.simulate.simulate_hand`, rendered with a held-out deck
 design (:class:`rummyref.render_game.GameRenderer`), read frame by frame (calibration, motion,
@@ -47,19 +48,27 @@ def _one(job: tuple[int, tuple[int, int], bool]) -> HandReplay:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--hands", type=int, default=len(ACCEPTANCE_SEEDS), help="how many hands of the fixed set")
-    parser.add_argument("--first", type=int, default=0, help="start at this position of the fixed set")
+    parser.add_argument("--first", type=int, default=0,
+                        help="first seed (0..99 is the fixed set; seeds from 100 on are hands no test uses)")
     parser.add_argument("--size", default="1280x720")
     parser.add_argument("--answer", action="store_true", help="the simulated players answer the questions")
     parser.add_argument("--jobs", type=int, default=1, help="hands replayed in parallel (one core each)")
+    parser.add_argument("--misses", type=Path, default=None,
+                        help="write what the tracker committed and asked in each hand that does not agree "
+                             "(one JSON line per hand) to this file")
     args = parser.parse_args()
     width, height = (int(v) for v in args.size.split("x"))
-    seeds = list(ACCEPTANCE_SEEDS)[args.first:args.first + args.hands]
+    seeds = list(range(args.first, args.first + args.hands))
     start = time.perf_counter()
     done: list[HandReplay] = []
     with Pool(args.jobs) as pool:
         for hand in pool.imap(_one, [(seed, (width, height), args.answer) for seed in seeds]):
             done.append(hand)
             print(json.dumps(hand.to_json()), flush=True)
+            if args.misses is not None and not hand.agree:
+                with args.misses.open("a") as out:
+                    out.write(json.dumps({"seed": hand.seed, "events": [e.describe() + (f" | {e.detail}" if e.detail else "")
+                                                                        for e in hand.events if e.kind != "stock_draw"]}) + "\n")
     wall = time.perf_counter() - start
     figures = summary(done)
     print(json.dumps(figures))
@@ -67,7 +76,9 @@ def main() -> None:
           f"players answer: {args.answer}")
     print(f"results equal to the truth: {figures['agree']}/{figures['hands']} = {figures['agree_rate']:.1%}")
     print(f"wrong results committed: {figures['wrong_committed']}; hands without a result: {figures['no_result']}")
-    print(f"hands that asked the players: {figures['hands_with_questions']} ({figures['questions']} questions); "
+    print(f"hands that asked the players: {figures['hands_with_questions']} ({figures['questions']} questions, "
+          f"{figures['questions'] / max(figures['hands'], 1):.1f} per hand; {figures['answered']} answered, "
+          f"{figures['tappable']} of them with a choice the dashboard offers); "
           f"hands with every committed event equal to the truth: {figures['events_equal']}")
     print(f"reading: {figures['frames']} frames ({figures['recognized']} recognized) in {figures['seconds']} s "
           f"= {figures['fps']} fps; whole run {wall:.0f} s wall with {args.jobs} job(s)")

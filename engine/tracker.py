@@ -13,7 +13,8 @@ and the end of the hand with the engine's result, or no game when the stock is d
 
 It never guesses: a card read with low confidence, or read where the rules say it cannot be,
 becomes a ``needs_confirmation`` event with the candidates, and nothing is committed until
-:meth:`GinTracker.confirm` answers it. Rule breaks that are real (an illegal meld, 11 cards laid
+:meth:`GinTracker.confirm` answers it. So does a card the camera sees lying there but cannot
+read (:data:`UNREAD`, placed by :mod:`vision.presence`): the question points at its place. Rule breaks that are real (an illegal meld, 11 cards laid
 down, a knock over the limit) become ``flagged`` events carrying the §14 ruling
 (:mod:`engine.irregularities`) where the rulebook has one.
 
@@ -36,7 +37,7 @@ from collections import defaultdict
 from dataclasses import dataclass, replace
 from typing import Literal, Sequence
 
-from engine.cards import Card, CardParseError, parse_card
+from engine.cards import ALL_CARDS, Card, CardParseError, parse_card
 from engine.dealing import StockEnd, stock_end
 from engine.gin import (
     GinError, HandResult, IllegalKnockError, Layoff, LayoffOutcome, best_layoffs, knock_limit, meld_rules, score, settle_hand,
@@ -47,10 +48,12 @@ from engine.irregularities import (
 from engine.match import HandScore
 from engine.melds import Arrangement, Meld, MeldError, arrangement_of, min_deadwood, solver
 from engine.rules import GinRules
-from engine.zones import ZoneMap, default_zones
+from engine.zones import CARD_HEIGHT_CM, ZoneMap, default_zones
 
 BACK = "BACK"
 """The code of a face-down card."""
+UNREAD = "UNREAD"
+"""The code of a card the camera sees lying there but cannot read: the tracker asks which card it is."""
 
 HAND_SIZE = 10
 _TWICE = "*"
@@ -95,9 +98,9 @@ class Sighting:
 
 
 def canonical_code(code: str, what: str = "card code") -> str:
-    """``'BACK'`` or the canonical card code; anything else is a :class:`TrackerError`."""
-    if isinstance(code, str) and code.strip().upper() == BACK:
-        return BACK
+    """``'BACK'``, ``'UNREAD'`` or the canonical card code; anything else is a :class:`TrackerError`."""
+    if isinstance(code, str) and code.strip().upper() in (BACK, UNREAD):
+        return code.strip().upper()
     try:
         return str(parse_card(code))
     except CardParseError as error:
@@ -288,14 +291,47 @@ class GinTracker:
     def update(self, frame_id: int, sightings: Sequence[Sighting], still: bool) -> list[Event]:
         """Take one frame; returns the events it commits (often none)."""
         if not still:
+            events = self._moved(frame_id)
             self._window.clear()
             self._settled_still = False
-            return []
+            return events
         self._window.append((frame_id, list(sightings)))
         del self._window[:-self.options.window]
         if len(self._window) < self.options.window or self.phase == "over":
             return []
         return self._evaluate(frame_id)
+
+    def _moved(self, frame_id: int) -> list[Event]:
+        """A hand over the table: answers about the discard pile's top no longer hold (the next card
+        lands at the same place), and an unread top card nobody named cannot be told from the next one."""
+        if self.phase != "play":
+            return []
+        unsettled = self._pile_unsettled()
+        self._overrides = [o for o in self._overrides if o.zone != self.discard_zone]
+        unnamed = [seq for seq, (zone, code, *_) in self._pending.items() if zone == self.discard_zone and code == UNREAD]
+        if unnamed:
+            why = (f"the question about the unread card on the discard pile (#{unnamed[0]}) was not answered before the "
+                   "table moved: the tracker cannot tell it from the next card there")
+            candidates = self.events[unnamed[0] - 1].candidates
+        elif unsettled:
+            why = (f"the discard pile showed {' or '.join(unsettled)} while the table lay still, never clearly enough "
+                   "to commit, and then the table moved: a discard may have gone unseen")
+            candidates = tuple(c for c in unsettled if c != UNREAD)
+        else:
+            return []
+        self._pending.clear()
+        self.phase = "over"
+        return [self._emit("hand_end", frame_id, needs_confirmation=True, flagged=True, candidates=candidates or (UNREAD,),
+                           detail=f"{why}; the tracker lost the turn order; record this hand by hand")]
+
+    def _pile_unsettled(self) -> list[str]:
+        """What the discard pile showed over a full window that never settled, beyond the cards known to
+        lie on top of it (empty when the window settled or showed only those)."""
+        if self._settled_still or len(self._window) < self.options.window:
+            return []
+        known = set(self.pile[-2:])
+        shown = {self._corrected(s).code for _, sightings in self._window for s in sightings if s.zone == self.discard_zone}
+        return sorted(shown - known)
 
     @property
     def needs_frames(self) -> bool:
@@ -308,8 +344,11 @@ class GinTracker:
         """Answer the ``needs_confirmation`` event ``seq``: the card there is ``code``."""
         if seq not in self._pending:
             raise TrackerError(f"event #{seq} is not waiting for a confirmation")
+        answer = canonical_code(code)
+        if answer == UNREAD:
+            raise TrackerError(f"event #{seq} asks which card lies there: {UNREAD} is no answer")
         zone, read, x, y, doubtful = self._pending.pop(seq)
-        self._overrides.append(_Override(zone, read, x, y, canonical_code(code), doubtful))
+        self._overrides.append(_Override(zone, read, x, y, answer, doubtful))
         return self._reevaluate()
 
     def press_knock(self, player: str, frame_id: int) -> list[Event]:
@@ -342,23 +381,29 @@ class GinTracker:
 
     def _corrected(self, sighting: Sighting) -> Sighting:
         """The sighting with the players' answer applied, if it is the card they were asked about:
-        same zone, same reading, same place (and, for a doubtful reading, doubtful again)."""
+        same zone, same place, and the same reading, or for a doubtful card any doubtful reading
+        (a card read weakly as one card, then as another, or seen unread, is still the card named)."""
         for o in self._overrides:
-            if (o.zone == sighting.zone and o.read == sighting.code
-                    and not (o.doubtful_only and sighting.confidence >= self.options.min_confidence)
+            doubtful = sighting.confidence < self.options.min_confidence
+            if (o.zone == sighting.zone and (o.read == sighting.code or (o.doubtful_only and doubtful))
+                    and not (o.doubtful_only and not doubtful)
                     and math.dist((o.x, o.y), (sighting.x, sighting.y)) <= self.options.confirm_radius_cm):
                 return replace(sighting, code=o.card, confidence=1.0, candidates=())
         return sighting
 
     def _settled(self) -> dict[str, dict[str, _Card]] | None:
-        """Zone -> code -> card, if every card is clearly on or off the table over the window."""
+        """Zone -> code -> card, if every card is clearly on or off the table over the window.
+
+        Cards seen but not read (:data:`UNREAD`) are keyed by place, ``UNREAD@x,y``.
+        """
         votes = self._votes()
         reading: dict[str, dict[str, _Card]] = defaultdict(dict)
         for (zone, code), seen in votes.items():
             if len(seen) >= self.options.quorum:
-                alternatives = tuple(dict.fromkeys(c for s in seen for c in s.candidates if c != code))
+                alternatives = _by_weight(seen, code)
                 # Medians: a card misread once elsewhere must not drag the position of the real one.
-                reading[zone][code] = _Card(code, median(s.x for s in seen), median(s.y for s in seen),
+                reading[zone][code] = _Card(seen[0].code if seen[0].code == UNREAD else code,
+                                            median(s.x for s in seen), median(s.y for s in seen),
                                             sum(s.confidence for s in seen) / len(seen), alternatives)
             elif len(seen) > self.options.window - self.options.quorum:
                 return None
@@ -366,25 +411,64 @@ class GinTracker:
 
     def _votes(self) -> dict[tuple[str, str], list[Sighting]]:
         """(zone, code) -> its best reading in each frame of the window; one card read at two places
-        of a zone in one frame keeps the weaker reading apart (code marked with a star) to be asked about."""
+        of a zone in one frame keeps the weaker reading apart (code marked with a star) to be asked about.
+        Cards seen but not read (:data:`UNREAD`) are told apart by place: each place is one card."""
         votes: dict[tuple[str, str], list[Sighting]] = defaultdict(list)
+        unread: dict[str, list[list[Sighting]]] = defaultdict(list)
         for _, sightings in self._window:
             best: dict[tuple[str, str], Sighting] = {}
+            answered: set[tuple[str, str]] = set()
             for raw in sightings:
                 if raw.zone is None:
                     continue
                 s = self._corrected(raw)
+                if s.code == UNREAD:
+                    _join_place(unread[s.zone], s, self.options.confirm_radius_cm)
+                    continue
                 key = (s.zone, s.code)
                 other = best.get(key)
                 if other is not None and math.dist((other.x, other.y), (s.x, s.y)) > self.options.confirm_radius_cm:
+                    if self._same_card(other, key in answered, s, s.code != raw.code):
+                        if key in answered and s.code == raw.code:  # keep the card's own reading (its place)
+                            best[key] = s
+                            answered.discard(key)
+                        continue
                     # One card read at two places of a zone: keep the weaker reading apart, to be asked about.
                     weak, strong = sorted((other, s), key=lambda r: r.confidence)
                     best[key], best[(s.zone, s.code + _TWICE)] = strong, weak
                 elif other is None or s.confidence > other.confidence:
                     best[key] = s
+                    if s.code != raw.code:
+                        answered.add(key)
             for key, s in best.items():
                 votes[key].append(s)
+        for zone, places in unread.items():
+            for seen in places:
+                x, y = median(s.x for s in seen), median(s.y for s in seen)
+                self._fold_unread_pile(votes, zone, seen)
+                if seen:
+                    votes[(zone, f"{UNREAD}@{x:.1f},{y:.1f}")] = seen
         return votes
+
+    def _fold_unread_pile(self, votes: dict[tuple[str, str], list[Sighting]], zone: str, seen: list[Sighting]) -> None:
+        """The pile shows one card: a frame that read it only unsurely (an unread top whose likeliest
+        candidate is a card read surely in other frames of the window, too few to settle) counts for
+        that card, with no confidence, so that the card settles as a doubtful one and is asked about,
+        rather than the window wavering until the table moves. Folded sightings leave ``seen``."""
+        if self.zones.named(zone).kind != "discard":
+            return
+        for s in list(seen):
+            target = (zone, s.candidates[0]) if s.candidates else None
+            if target in votes and len(votes[target]) < self.options.quorum:
+                votes[target].append(replace(s, code=s.candidates[0], candidates=s.candidates[1:]))
+                seen.remove(s)
+
+    def _same_card(self, first: Sighting, first_answered: bool, second: Sighting, second_answered: bool) -> bool:
+        """Two readings of one code in one zone and frame are one card when the players named one of
+        them as that card (an answer about a card's picture read as an index, or about a card seen
+        unread) and they lie within a card's length of each other."""
+        return ((first_answered or second_answered)
+                and math.dist((first.x, first.y), (second.x, second.y)) <= CARD_HEIGHT_CM)
 
     def _evaluate(self, frame_id: int) -> list[Event]:
         reading = self._settled()
@@ -412,8 +496,8 @@ class GinTracker:
         cannot place (whose discard, which card): it stops and says so rather than carry on with
         the wrong player to move. The players record the hand themselves.
         """
-        for seq, (zone, code, *_) in list(self._pending.items()):
-            if code not in reading.get(zone, {}):
+        for seq, (zone, code, x, y, _) in list(self._pending.items()):
+            if not self._present(reading.get(zone, {}), code, x, y):
                 del self._pending[seq]
                 if zone == self.discard_zone and self.phase == "play":
                     self._pending.clear()
@@ -424,21 +508,37 @@ class GinTracker:
                                               "record this hand by hand")]
         return [] if self._pending else None
 
+    def _present(self, cards: dict[str, _Card], code: str, x: float, y: float) -> bool:
+        """Whether the card asked about still lies there (an unread card: at its place)."""
+        if code != UNREAD:
+            return code in cards
+        return any(c.code == UNREAD and math.dist((c.x, c.y), (x, y)) <= self.options.confirm_radius_cm
+                   for c in cards.values())
+
     def _question_doubtful(self, reading: dict[str, dict[str, _Card]], frame_id: int) -> list[Event]:
         """Ask about cards read with low confidence and cards read more often than the decks hold
         them (the doubtful readings of such a card first: their answers may settle it)."""
         copies: dict[str, list[tuple[str, _Card]]] = defaultdict(list)
         for zone, cards in reading.items():
             for card in cards.values():
-                if card.code != BACK and self.zones.named(zone).kind != "stock":
+                if card.code not in (BACK, UNREAD) and self.zones.named(zone).kind != "stock":
                     copies[self._copy_of(card.code)].append((zone, replace(card, code=self._copy_of(card.code))))
         events = []
         for zone, cards in reading.items():
+            if zone == self.discard_zone and self.phase != "play":
+                continue  # after the knock the pile plays no part
             for card in cards.values():
                 if card.code.endswith(_TWICE) and self.decks == 1:
                     card = replace(card, code=card.code.removesuffix(_TWICE))
                     events += self._ask(zone, card, frame_id, f"{card.code} is read twice in {zone}: {self._copies}",
                                         conflict=True)
+                    continue
+                if card.code == UNREAD:
+                    if self.zones.named(zone).kind == "layout":
+                        card = replace(card, candidates=card.candidates + self._meld_candidates(card, reading))
+                    if self.zones.named(zone).kind != "stock":
+                        events += self._ask(zone, card, frame_id, f"a card lies in {zone} at ({card.x:.0f}, {card.y:.0f}) cm "
+                                                                  "but its index cannot be read")
                     continue
                 card = replace(card, code=self._copy_of(card.code))
                 doubtful = card.confidence < self.options.min_confidence
@@ -455,6 +555,28 @@ class GinTracker:
                        if twice else f"{card.code} read with confidence {card.confidence:.2f}")
                 events += self._ask(zone, card, frame_id, why, conflict=twice)
         return events
+
+    def _meld_candidates(self, card: _Card, reading: dict[str, dict[str, _Card]]) -> tuple[str, ...]:
+        """For a card lying unread among others of a player's area: the cards not seen elsewhere that
+        make the group it lies in a legal meld (the likely answers to offer the players)."""
+        cards = next(cards for cards in reading.values() if any(c is card for c in cards.values()))
+        key = next(k for k, c in cards.items() if c is card)
+        group = next(g for g in self._group(cards) if key in g)
+        others = [parse_card(cards[k].code) for k in group
+                  if k != key and cards[k].code not in (BACK, UNREAD) and not k.endswith(_TWICE)]
+        if len(others) < 2:
+            return ()
+        seen = set(self.pile) | self._layout_codes() | {c.code for zone in reading.values() for c in zone.values()}
+        found = []
+        for candidate in ALL_CARDS:
+            if str(candidate) in seen:
+                continue
+            try:
+                Meld.of(others + [candidate], self.mrules)
+            except MeldError:
+                continue
+            found.append(str(candidate))
+        return tuple(found)
 
     def _copy_of(self, code: str) -> str:
         """The card a reading's key stands for: with two decks each copy in a zone has its own key
@@ -476,14 +598,20 @@ class GinTracker:
             if key in self._flagged_keys:
                 return []
             self._flagged_keys.add(key)
+            if zone == self.discard_zone and self.phase == "play":
+                # The pile's top is not known: whatever lands on it next cannot be placed in the turn order.
+                self.phase = "over"
+                return [self._emit("hand_end", frame_id, needs_confirmation=True, flagged=True, candidates=(card.code,),
+                                   detail=f"{why}, and the players confirmed it is {card.code}: the tracker cannot "
+                                          "tell the discard pile's top card, so it lost the turn order; record this hand by hand")]
             return [self._emit("irregularity", frame_id, cards=(card.code,), zone=zone, flagged=True,
                                detail=f"{why}, and the players confirmed it is {card.code}: "
                                       "§14 has no ruling for it; the tracker waits until the table is put right")]
         for pending_zone, code, x, y, _ in self._pending.values():
             if (pending_zone, code) == (zone, card.code) and math.dist((x, y), (card.x, card.y)) <= self.options.confirm_radius_cm:
                 return []
-        candidates = tuple(c for c in dict.fromkeys((card.code,) + card.candidates) if c not in exclude)
-        event = self._emit("reading", frame_id, needs_confirmation=True, candidates=candidates or (card.code,),
+        candidates = tuple(c for c in dict.fromkeys((card.code,) + card.candidates) if c not in exclude and c != UNREAD)
+        event = self._emit("reading", frame_id, needs_confirmation=True, candidates=candidates or (card.code,) * (card.code != UNREAD),
                            zone=zone, position=(round(card.x, 1), round(card.y, 1)), cards=(card.code,), detail=why)
         self._pending[event.seq] = (zone, card.code, card.x, card.y, card.confidence < self.options.min_confidence)
         return [event]
@@ -777,6 +905,30 @@ class GinTracker:
         event = Event(len(self.events) + 1, kind, frame_id, player, **fields)
         self.events.append(event)
         return event
+
+
+def _by_weight(seen: Sequence[Sighting], code: str) -> tuple[str, ...]:
+    """The alternatives read for one card over a window, the likeliest first: each sighting's
+    candidates count more the earlier they stand in its list (a reader names its best guess first).
+
+    >>> _by_weight([Sighting("UNREAD", 0, 0, 0, None, ("KC", "QH")), Sighting("UNREAD", 0, 0, 0, None, ("QH",))], "UNREAD")
+    ('QH', 'KC')
+    """
+    weight: dict[str, float] = defaultdict(float)
+    for s in seen:
+        for rank, candidate in enumerate(s.candidates):
+            if candidate != code:
+                weight[candidate] += 1 / (rank + 1)
+    return tuple(sorted(weight, key=lambda c: -weight[c]))
+
+
+def _join_place(places: list[list[Sighting]], sighting: Sighting, radius: float) -> None:
+    """Add ``sighting`` to the place (a list of sightings) it lies at, or start a new place."""
+    for seen in places:
+        if math.dist((seen[0].x, seen[0].y), (sighting.x, sighting.y)) <= radius:
+            seen.append(sighting)
+            return
+    places.append([sighting])
 
 
 def _is_meld_group(group: tuple[str, ...], layout: _Layout) -> bool:

@@ -33,7 +33,7 @@ import numpy as np
 
 from engine.match import HandScore, MatchState, new_match
 from engine.rules import GinRules
-from engine.tracker import BACK, Event, GinTracker, Sighting, TrackerOptions
+from engine.tracker import BACK, UNREAD, Event, GinTracker, Sighting, TrackerError, TrackerOptions
 from engine.zones import CARD_HEIGHT_CM, CARD_WIDTH_CM, ZoneMap
 from vision.observation import CardObservation
 
@@ -128,26 +128,47 @@ def pair_corners(placed: Sequence[tuple[Sighting, bool]]) -> list[Sighting]:
     return out
 
 
-def drop_artwork(observations: Sequence[CardObservation]) -> list[CardObservation]:
+ARTWORK_MARGIN_CM = 0.4
+"""How far beyond a card's edge a reading still counts as lying on its face (the card's turn and
+the index positions are estimates)."""
+
+
+def on_face(point: Sequence[float], upper: Sequence[float], lower: Sequence[float], margin: float = ARTWORK_MARGIN_CM) -> bool:
+    """Whether a table point lies on the face of the card whose upper-left and lower-right indices
+    lie at ``upper`` and ``lower`` (table cm): the card's centre and turn follow from its diagonal.
+
+    >>> upper, lower = (40.0, 30.0), (40.0 + DIAGONAL_CM[0], 30.0 + DIAGONAL_CM[1])
+    >>> on_face((40.0, 36.5), upper, lower), on_face((45.0, 31.0), upper, lower), on_face((48.0, 33.0), upper, lower)
+    (True, True, False)
+    """
+    centre = ((upper[0] + lower[0]) / 2, (upper[1] + lower[1]) / 2)
+    turn = math.atan2(lower[1] - upper[1], lower[0] - upper[0]) - math.atan2(DIAGONAL_CM[1], DIAGONAL_CM[0])
+    dx, dy = point[0] - centre[0], point[1] - centre[1]
+    across = dx * math.cos(turn) + dy * math.sin(turn)
+    down = -dx * math.sin(turn) + dy * math.cos(turn)
+    return abs(across) <= CARD_WIDTH_CM / 2 + margin and abs(down) <= CARD_HEIGHT_CM / 2 + margin
+
+
+def drop_artwork(observations: Sequence[CardObservation], to_table: Callable[[Any], Any]) -> list[CardObservation]:
     """Without readings that lie on the face of a card read at both diagonal corners, read less surely
     than that card: nothing there can be another card's index (the face covers it), so they are the
-    card's own picture (court figures, pips) read as an index.
+    card's own picture (court figures, pips) read as an index. The face is placed in table cm
+    (``to_table`` maps image points there) from the two indices and the card's shape, not from the
+    recognizer's outline, whose turn is an estimate from one index.
 
-    >>> card = CardObservation("JD", 0.9, ((0, 0), (40, 60)), ((-5, -8), (45, -8), (45, 68), (-5, 68)))
-    >>> [o.card for o in drop_artwork([card, CardObservation("10H", 0.4, ((15.0, 30.0),)),
-    ...                                CardObservation("9C", 0.95, ((60.0, 30.0),))])]
+    >>> card = CardObservation("JD", 0.9, ((40.0, 30.0), (40.0 + DIAGONAL_CM[0], 30.0 + DIAGONAL_CM[1])), ((0, 0),) * 4)
+    >>> same = lambda points: np.asarray(points, dtype=float)
+    >>> [o.card for o in drop_artwork([card, CardObservation("4C", 0.4, ((39.6, 36.6),)),
+    ...                                CardObservation("9C", 0.95, ((49.0, 30.0),))], same)]
     ['JD', '9C']
     """
-    import cv2
-
-    faces = [o for o in observations if o.outline is not None]
+    faces = [(o.confidence, *to_table(o.corners[:2])) for o in observations if o.outline is not None and len(o.corners) >= 2]
     kept = []
     for obs in observations:
-        if obs.outline is None and any(
-                face.confidence > obs.confidence
-                and cv2.pointPolygonTest(np.float32(face.outline), tuple(map(float, obs.corners[0])), False) > 0
-                for face in faces):
-            continue
+        if obs.outline is None and obs.card != "BACK" and faces:
+            point = to_table(obs.corners[:1])[0]
+            if any(confidence > obs.confidence and on_face(point, upper, lower) for confidence, upper, lower in faces):
+                continue
         kept.append(obs)
     return kept
 
@@ -156,13 +177,17 @@ class TableReader:
     """Turns frames into :class:`FrameReading` values: calibration, motion, then (still frames) cards.
 
     ``calibrator`` is a :class:`vision.calibration.Calibrator` (markers, or corners set by hand).
+    ``sure`` is the confidence the tracker takes a reading at (:attr:`TrackerOptions.min_confidence`).
     """
 
-    def __init__(self, recognizer: Any, zones: ZoneMap, calibrator: Any, motion: Any | None = None) -> None:
+    def __init__(self, recognizer: Any, zones: ZoneMap, calibrator: Any, motion: Any | None = None,
+                 sure: float = TrackerOptions().min_confidence) -> None:
         from vision.motion import MotionDetector
 
         self.recognizer = recognizer
+        self.sure = sure
         self.zones = zones
+        self.pile_watch = PileWatch(self)
         self.calibrator = calibrator
         self.motion = motion or MotionDetector()
         self.frames = 0
@@ -177,16 +202,24 @@ class TableReader:
         report = self.geometry = self.calibrator.update(image)
         still = self.motion.update(image).still and report.usable
         if not still:
+            self.pile_watch.moved()
             return FrameReading(frame_id, (), (), False, report.state)
         if not wanted:
             return FrameReading(frame_id, (), (), True, report.state, recognized=False)
         observations = tuple(self.recognizer.recognize(image))
         self.recognized += 1
-        return FrameReading(frame_id, observations, self.sightings(observations, report.calibration), True, report.state)
+        from vision.presence import table_view
 
-    def sightings(self, observations: Sequence[CardObservation], calibration: Any) -> tuple[Sighting, ...]:
-        """The recognizer's observations as the tracker's sightings: table cm and zones."""
-        observations = drop_artwork(observations)
+        view = table_view(image, report.calibration.homography, (self.zones.width, self.zones.height))
+        sightings = self.pile_watch.check(view, list(self.sightings(observations, report.calibration, view)))
+        return FrameReading(frame_id, observations, tuple(sightings), True, report.state)
+
+    def sightings(self, observations: Sequence[CardObservation], calibration: Any,
+                  view: np.ndarray | None = None) -> tuple[Sighting, ...]:
+        """The recognizer's observations as the tracker's sightings: table cm and zones; with the
+        table's top-down ``view`` (:func:`vision.presence.table_view`) also the cards that lie in the
+        discard pile or a player's area unread (:data:`~engine.tracker.UNREAD`), to be asked about."""
+        observations = drop_artwork(observations, calibration.to_table)
         points = [sighting_position(o) for o in observations]
         table = calibration.to_table(points) if points else []
         placed = []
@@ -201,7 +234,83 @@ class TableReader:
             zone = self.zones.zone_at(s.x, s.y)
             if s.code != "BACK" or zone:
                 sightings.append(replace(s, zone=zone.name if zone else None))
-        return tuple(sightings)
+        if view is not None:
+            from vision.presence import card_mask
+
+            marks = [tuple(map(float, point)) for point in table]  # where indices were read (single ones uncorrected)
+            sightings += self.unread(card_mask(view), sightings, marks)
+        return tuple(self.pile_top(sightings))
+
+    def pile_top(self, sightings: list[Sighting], doubt: bool = False) -> list[Sighting]:
+        """The discard pile shows one card, its top: readings there that are all unsure (a card read
+        weakly at one corner, then as another card at the other, or its picture read as an index)
+        are one unread card at the pile's place, with what was read as the candidates and a
+        face-down card (a knock). Sure readings stay as they are (a card under the top may show
+        beside it), unless the pile is in ``doubt``."""
+        pile = [s for s in sightings if s.zone is not None and self.zones.named(s.zone).kind == "discard"]
+        if not pile or (not doubt and any(s.confidence >= self.sure for s in pile)):
+            return sightings
+        zone = self.zones.named(pile[0].zone)
+        read = sorted((s for s in pile if s.code != UNREAD), key=lambda s: -s.confidence)
+        candidates = tuple(dict.fromkeys(c for s in read for c in (s.code,) + s.candidates if c != UNREAD))
+        if BACK not in candidates[:5]:  # a face-down card (a knock) is always one answer
+            candidates = candidates[:5] + (BACK,)
+        top = Sighting(UNREAD, 0.0, *zone.centre, zone.name, candidates)
+        return [s for s in sightings if s not in pile] + [top]
+
+    def unread(self, mask: np.ndarray, sightings: Sequence[Sighting], marks: Sequence[tuple[float, float]] = ()) -> list[Sighting]:
+        """A sighting of each card lying unread in the discard pile or a player's area (``mask``: the
+        :func:`~vision.presence.card_mask` of the table's top-down view at :data:`~vision.presence.PX_PER_CM`;
+        ``marks``: the table points where indices were read)."""
+        from vision.presence import PX_PER_CM, unread_cards
+
+        found = []
+        for zone in self.zones.zones:
+            if zone.kind not in ("discard", "layout"):
+                continue
+            read = [(s.x, s.y) for s in sightings if s.zone == zone.name]
+            if zone.kind == "discard" and read:
+                continue  # the pile shows one card, and something was read on it
+            # A pile read nowhere in its zone is unread, whatever was read on its patch: a reading whose
+            # estimated centre fell outside the zone would otherwise hide the top card.
+            pile_marks = () if zone.kind == "discard" else marks
+            for x, y in unread_cards(mask, PX_PER_CM, read, zone.rect, rows=zone.kind == "layout", marks=pile_marks):
+                if self.zones.zone_at(x, y) is zone:
+                    found.append(Sighting(UNREAD, 0.0, x, y, zone.name))
+        return found
+
+
+class PileWatch:
+    """Catches a discard read as the card it covers: the pile's picture changes after the table
+    moved, yet the card read on top is the one read there before (a new card misread as the old
+    top, a discard that would go unseen and put the turn order out). Then the pile is in doubt
+    for that still period: it becomes one unread card, asked about (:meth:`TableReader.pile_top`).
+    """
+
+    def __init__(self, reader: "TableReader") -> None:
+        self.reader = reader
+        self.before: tuple[np.ndarray, frozenset[str]] | None = None
+        """The pile's picture and the cards read on it (surely, or weakly as an unread card's
+        candidates: the players may have named it one of them), in the last still frame read."""
+        self.doubt: bool | None = None
+        """Whether the pile is in doubt in this still period (None: not decided yet)."""
+
+    def moved(self) -> None:
+        self.doubt = None
+
+    def check(self, view: np.ndarray, sightings: list[Sighting]) -> list[Sighting]:
+        from vision.presence import PX_PER_CM, similar
+
+        zone = self.reader.zones.of_kind("discard")
+        x0, y0, x1, y1 = (int(round(v * PX_PER_CM)) for v in zone.rect)
+        picture = view[max(y0, 0):y1, max(x0, 0):x1]
+        pile = [s for s in sightings if s.zone == zone.name]
+        sure = frozenset(s.code for s in pile if s.confidence >= self.reader.sure)
+        if self.doubt is None:
+            self.doubt = bool(self.before is not None and sure and sure <= self.before[1]
+                              and not similar(picture, self.before[0]))
+        self.before = (picture, sure | {c for s in pile if s.code == UNREAD for c in s.candidates})
+        return self.reader.pile_top(sightings, doubt=True) if self.doubt else sightings
 
 
 def make_calibrator(table_cm: tuple[float, float], corners: Sequence[Sequence[float]] | None = None,
@@ -271,7 +380,13 @@ class HandSession:
         return self._settle(self.tracker.update(frame_id, sightings, still))
 
     def confirm(self, seq: int, code: str) -> list[Event]:
-        return self._settle(self.tracker.confirm(seq, code))
+        """The players' answer to question ``seq``; an answer the tracker no longer waits for (the card
+        was covered or taken first) is logged and dropped, never fatal."""
+        try:
+            return self._settle(self.tracker.confirm(seq, code))
+        except TrackerError as error:
+            log.warning("answer %s to question #%d not used: %s", code, seq, error)
+            return []
 
     def press_knock(self, frame_id: int) -> list[Event]:
         """The knock button: a knock by the player to move."""
@@ -342,9 +457,16 @@ def reading_choices(event: Event) -> list[str]:
 
     >>> reading_choices(Event(1, "reading", 5, cards=("7H",), needs_confirmation=True, candidates=("7H",)))
     ['7H', '7S', '7D', '7C']
+
+    A card seen but not read has only the tracker's candidates (none: it cannot be asked by tap).
+
+    >>> reading_choices(Event(1, "reading", 5, cards=("UNREAD",), needs_confirmation=True))
+    []
     """
     choices = list(dict.fromkeys(event.candidates or event.cards))
     read = (event.cards or event.candidates)[0]
+    if read == UNREAD:  # nothing was read there: only the candidates the tracker has, if any
+        return [c for c in choices if c != UNREAD][:6]
     if read != "BACK":
         rank = read[:-1]
         choices += [rank + suit for suit in "SHDC" if rank + suit not in choices]
@@ -407,8 +529,14 @@ class Recorder:
             reading = reading_id(hand, event.seq)
             self._asked[reading] = (hand, event.seq)
             prompt = f"Which card is this? {detail}"[:MAX_TEXT]
+            choices = reading_choices(event)
+            if len(choices) < 2:  # nothing to tap: say so; the players record the hand if it stays unread
+                return bool(self._write("play", {"kind": "irregularity", "player": None, "cards": [], "melds": [],
+                                                 "flagged": True, "detail": f"{prompt}: it cannot be read; "
+                                                 "turn it to the camera or record the hand by hand"[:MAX_TEXT],
+                                                 "evidence": evidence}))
             return bool(self._write("reading_proposed", {"reading": reading, "prompt": prompt,
-                                                          "choices": reading_choices(event), "evidence": evidence}))
+                                                          "choices": choices, "evidence": evidence}))
         if event.kind == "discard":
             written = self._write("discard", {"player": event.player, "card": event.cards[0]})
             turn = next(p for p in tracker.players if p != event.player)

@@ -15,7 +15,11 @@ What counts (:class:`HandReplay`):
   or ended without a result they must record themselves. Such a hand is a miss, never a wrong one.
 
 With ``answer=True`` the players answer each question as they would at the table: they look at
-the card the question points at (the true card nearest the reading's table position).
+the card the question points at (the true card nearest the reading's table position); they stop
+answering only when asked the same thing about the same card :data:`MAX_ANSWERS` times.
+``tappable`` counts the answers that were among the choices the dashboard offers for the question
+(:func:`rummyref.pipeline.reading_choices`); the others a player could give only by recording
+the hand by hand.
 
 >>> HandReplay(7, "knock", {"winner": "Ann", "points": 12, "kind": "knock", "dealer": None}, None, 0, 0).to_json()["agree"]
 False
@@ -54,6 +58,9 @@ class HandReplay:
     result: dict[str, Any] | None
     questions: int
     answered: int
+    tappable: int = 0
+    """Answers that were among the choices the dashboard offers for the question (the rest a player
+    could give only by recording the hand by hand)."""
     events_equal: bool = False
     """Every committed event (discards, pickups, layouts, ...) equals the truth, in order."""
     flagged: int = 0
@@ -79,17 +86,18 @@ class HandReplay:
     def to_json(self) -> dict[str, Any]:
         return {"seed": self.seed, "outcome": self.outcome, "truth": self.truth, "result": self.result,
                 "agree": self.agree, "needs_confirmation": self.needs_confirmation, "wrong": self.wrong,
-                "questions": self.questions, "answered": self.answered, "events_equal": self.events_equal,
+                "questions": self.questions, "answered": self.answered, "tappable": self.tappable,
+                "events_equal": self.events_equal,
                 "flagged": self.flagged, "frames": self.frames, "recognized": self.recognized,
                 "seconds": round(self.seconds, 2)}
 
 
 def score_hand(seed: int, outcome: str, truth: HandScore, committed: list[Event], asked: int, answered: int,
-               true_events: list[Event], **counts: Any) -> HandReplay:
+               true_events: list[Event], tappable: int = 0, **counts: Any) -> HandReplay:
     """Compare what a tracker committed for one hand with the simulator's truth."""
     end = next((e for e in committed if e.kind == "hand_end" and e.result is not None and not e.needs_confirmation), None)
     plain = [e for e in committed if not e.needs_confirmation]
-    return HandReplay(seed, outcome, truth.to_dict(), end.result.to_dict() if end else None, asked, answered,
+    return HandReplay(seed, outcome, truth.to_dict(), end.result.to_dict() if end else None, asked, answered, tappable,
                       [e.key() for e in plain] == [e.key() for e in true_events],
                       sum(e.flagged for e in committed), events=tuple(committed), **counts)
 
@@ -108,7 +116,8 @@ def summary(replays: Iterable[HandReplay]) -> dict[str, Any]:
             "agree": sum(r.agree for r in replays), "agree_rate": round(sum(r.agree for r in replays) / hands, 4) if hands else None,
             "wrong_committed": sum(r.wrong for r in replays),
             "hands_with_questions": sum(r.needs_confirmation for r in replays),
-            "questions": sum(r.questions for r in replays), "no_result": sum(r.result is None for r in replays),
+            "questions": sum(r.questions for r in replays), "answered": sum(r.answered for r in replays),
+            "tappable": sum(r.tappable for r in replays), "no_result": sum(r.result is None for r in replays),
             "events_equal": sum(r.events_equal for r in replays),
             "frames": frames, "recognized": sum(r.recognized for r in replays),
             "seconds": round(seconds, 1), "fps": round(frames / seconds, 2) if seconds else None}
@@ -127,13 +136,13 @@ def replay_gin_hand(hand: SimulatedHand, recognizer: Any, zones: ZoneMap, size: 
 def replay_rendered(hand: SimulatedHand, images: list[np.ndarray], recognizer: Any, zones: ZoneMap,
                     answer: bool = False) -> HandReplay:
     """The rendered frames of ``hand`` through reader and tracker (timed), scored against its truth."""
-    from rummyref.pipeline import HandSession, TableReader, make_calibrator
+    from rummyref.pipeline import HandSession, TableReader, make_calibrator, reading_choices
 
     reader = TableReader(recognizer, zones, make_calibrator((zones.width, zones.height)))
     session = HandSession(hand.players, hand.dealer, zones=zones)
     tracker = session.tracker
     committed: list[Event] = []
-    asked = answered = 0
+    asked = answered = tappable = 0
     answers: Counter[tuple] = Counter()
     start = time.perf_counter()
     # After the last card the table lies as it is while the players look at the result.
@@ -147,13 +156,18 @@ def replay_rendered(hand: SimulatedHand, images: list[np.ndarray], recognizer: A
             committed.append(event)
             if event.needs_confirmation and event.kind == "reading":
                 asked += 1
-                place = (event.zone, event.cards, event.position)
-                if answer and event.position is not None and session.tracker is tracker and answers[place] < MAX_ANSWERS:
-                    answers[place] += 1
+                seen = any(p.zone == event.zone for p in frame.table)  # a reading where nothing lies has no answer
+                if answer and seen and event.position is not None and session.tracker is tracker:
+                    card = frame.answer(event)
+                    same = (event.zone, event.cards, event.position, card)  # the same question about the same card
+                    if answers[same] >= MAX_ANSWERS:
+                        continue
+                    answers[same] += 1
                     answered += 1
-                    pending += session.confirm(event.seq, frame.answer(event))
+                    tappable += card in reading_choices(event)
+                    pending += session.confirm(event.seq, card)
     seconds = time.perf_counter() - start
-    return score_hand(hand.seed, hand.outcome, hand.result, committed, asked, answered, hand.truth,
+    return score_hand(hand.seed, hand.outcome, hand.result, committed, asked, answered, hand.truth, tappable,
                       frames=len(images), recognized=reader.recognized, seconds=seconds)
 
 

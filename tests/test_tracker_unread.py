@@ -1,0 +1,135 @@
+"""The tracker with cards the camera sees but cannot read (``UNREAD``) and answers about a card's picture."""
+
+import pytest
+
+from engine.tracker import UNREAD, GinTracker, Sighting, TrackerError, TrackerOptions
+from engine.zones import default_zones
+
+ZONES = default_zones("gin", 2)
+DISCARD = ZONES.named("discard").centre
+
+
+def still(tracker: GinTracker, frame: int, sightings: list[Sighting], frames: int = 2) -> list:
+    events = []
+    for k in range(frames):
+        events += tracker.update(frame + k, sightings, still=True)
+    return events
+
+
+def test_a_discard_seen_but_not_read_is_asked_about_and_never_given_to_the_wrong_player():
+    tracker = GinTracker(("Anna", "Ben"), dealer="Anna", zones=ZONES, options=TrackerOptions(window=2, quorum=2))
+    unread = [Sighting(UNREAD, 0.0, *DISCARD, "discard")]
+    [question] = still(tracker, 1, unread)
+    assert question.kind == "reading" and question.needs_confirmation and question.zone == "discard"
+    assert question.cards == (UNREAD,) and question.candidates == () and question.position == tuple(round(v, 1) for v in DISCARD)
+    assert still(tracker, 3, unread) == []  # it waits for the answer: no discard is committed meanwhile
+    with pytest.raises(TrackerError, match="is no answer"):
+        tracker.confirm(question.seq, UNREAD)
+    events = tracker.confirm(question.seq, "QC")
+    assert [e.describe() for e in events] == ["#2 discard Ben QC (stock 31)"]  # Ben is forehand: his opening discard
+    # Ben's card stays unread under the camera; Anna's discard on top is read: it is hers.
+    events = still(tracker, 5, [Sighting("9D", 0.95, *DISCARD, "discard")])
+    assert [e.describe() for e in events] == ["#3 stock_draw Anna (stock 30) (inferred)", "#4 discard Anna 9D (stock 30)"]
+
+
+def test_an_unread_discard_covered_before_the_answer_ends_the_hand_as_a_question():
+    tracker = GinTracker(("Anna", "Ben"), dealer="Anna", zones=ZONES, options=TrackerOptions(window=2, quorum=2))
+    [question] = still(tracker, 1, [Sighting(UNREAD, 0.0, *DISCARD, "discard")])
+    [end] = still(tracker, 3, [Sighting("9D", 0.95, *DISCARD, "discard")])
+    assert end.kind == "hand_end" and end.needs_confirmation and end.result is None
+    assert not any(e.kind == "discard" for e in tracker.events)
+
+
+def test_two_unread_cards_in_one_area_are_two_questions():
+    tracker = GinTracker(("Anna", "Ben"), dealer="Anna", zones=ZONES, options=TrackerOptions(window=2, quorum=2))
+    seat = ZONES.seat_zone(0)
+    x, y = seat.rect[0] + 10, seat.rect[1] + 6
+    events = still(tracker, 1, [Sighting(UNREAD, 0.0, x, y, seat.name), Sighting(UNREAD, 0.0, x + 2, y, seat.name)])
+    assert sorted(e.position for e in events) == [(x, y), (x + 2, y)]
+
+
+def test_an_answer_about_a_cards_picture_names_the_card_read_there_once_not_twice():
+    """The recognizer reads a jack's figure as a weak 4C below the jack's index; the players, asked,
+    say it is the jack. That is one card, not the jack twice (which would stop the hand)."""
+    tracker = GinTracker(("Anna", "Ben"), dealer="Anna", zones=ZONES, options=TrackerOptions(window=2, quorum=2))
+    x, y = DISCARD
+    seen = [Sighting("JH", 0.98, x, y, "discard"), Sighting("4C", 0.33, x + 0.6, y + 6.6, "discard")]
+    [question] = still(tracker, 1, seen)
+    assert question.cards == ("4C",)
+    events = tracker.confirm(question.seq, "JH")
+    assert [e.describe() for e in events] == ["#2 discard Ben JH (stock 31)"]
+    assert not any(e.kind == "irregularity" for e in tracker.events)
+
+
+def moving(tracker: GinTracker, frame: int) -> list:
+    return tracker.update(frame, [], still=False)
+
+
+def test_two_unread_discards_in_a_row_are_two_questions_not_one_card_lying_on():
+    """The answer about the pile's unread top holds until the table moves: the next card lands at the
+    same place, unread too, and must not pass for the card named before (a missed discard)."""
+    tracker = GinTracker(("Anna", "Ben"), dealer="Anna", zones=ZONES, options=TrackerOptions(window=2, quorum=2))
+    unread = [Sighting(UNREAD, 0.0, *DISCARD, "discard")]
+    [first] = still(tracker, 1, unread)
+    assert [e.describe() for e in tracker.confirm(first.seq, "QC")] == ["#2 discard Ben QC (stock 31)"]
+    assert moving(tracker, 3) == []
+    [second] = still(tracker, 4, unread)
+    assert second.kind == "reading" and second.cards == (UNREAD,)
+    assert [e.describe() for e in tracker.confirm(second.seq, "QH")] == [
+        "#4 stock_draw Anna (stock 30) (inferred)", "#5 discard Anna QH (stock 30)"]
+
+
+def test_an_unread_discard_not_named_before_the_table_moves_ends_the_hand_as_a_question():
+    tracker = GinTracker(("Anna", "Ben"), dealer="Anna", zones=ZONES, options=TrackerOptions(window=2, quorum=2))
+    [question] = still(tracker, 1, [Sighting(UNREAD, 0.0, *DISCARD, "discard")])
+    [end] = moving(tracker, 3)
+    assert end.kind == "hand_end" and end.needs_confirmation and end.result is None and tracker.phase == "over"
+    with pytest.raises(TrackerError, match="not waiting"):
+        tracker.confirm(question.seq, "QC")
+
+
+def test_a_card_named_once_stays_named_while_it_is_read_weakly_as_another_card_or_not_at_all():
+    tracker = GinTracker(("Anna", "Ben"), dealer="Anna", zones=ZONES, options=TrackerOptions(window=2, quorum=2))
+    seat = ZONES.seat_zone(1)
+    x, y = seat.rect[0] + 10, seat.rect[1] + 6
+    [question] = still(tracker, 1, [Sighting(UNREAD, 0.0, x, y, seat.name)])
+    tracker.confirm(question.seq, "QD")
+    assert still(tracker, 3, [Sighting("10D", 0.44, x + 0.3, y, seat.name)]) == []  # no new question
+    assert still(tracker, 5, [Sighting(UNREAD, 0.0, x, y - 0.3, seat.name)]) == []
+    # a confident reading there is another card: the answer does not cover it
+    [again] = still(tracker, 7, [Sighting("QD", 0.95, x, y, seat.name), Sighting("QD", 0.95, x + 30, y, seat.name)])
+    assert again.kind == "reading" and "twice" in again.detail
+
+
+def test_a_card_unread_in_a_fan_is_offered_as_the_cards_that_complete_its_meld():
+    tracker = GinTracker(("Anna", "Ben"), dealer="Anna", zones=ZONES, options=TrackerOptions(window=2, quorum=2))
+    seat = ZONES.seat_zone(1)
+    x, y = seat.rect[0] + 10, seat.rect[1] + 6
+    run = [Sighting("JD", 0.95, x, y, seat.name), Sighting(UNREAD, 0.0, x + 2, y, seat.name), Sighting("KD", 0.95, x + 4, y, seat.name)]
+    [question] = still(tracker, 1, run)
+    assert question.position == (x + 2, y) and question.candidates == ("QD",)
+    tracker.confirm(question.seq, "QD")
+    sets = [Sighting("6S", 0.95, x + 30, y, seat.name), Sighting("6H", 0.95, x + 32, y, seat.name),
+            Sighting(UNREAD, 0.0, x + 34, y, seat.name)]
+    [question] = still(tracker, 3, run + sets)
+    assert question.position == (x + 34, y) and question.candidates == ("6D", "6C")
+
+
+def test_a_discard_pile_that_never_settles_before_the_table_moves_ends_the_hand_as_a_question():
+    """Frames that waver between a new card and nothing commit nothing; when the table then moves,
+    a discard may have gone unseen: the next card on the pile cannot be placed in the turn order."""
+    tracker = GinTracker(("Anna", "Ben"), dealer="Anna", zones=ZONES, options=TrackerOptions(window=4, quorum=3))
+    seen = [Sighting("QH", 0.9, *DISCARD, "discard")]
+    assert [tracker.update(k, seen if k % 2 else [], still=True) for k in range(1, 7)] == [[]] * 6
+    [end] = moving(tracker, 7)
+    assert end.kind == "hand_end" and end.needs_confirmation and "QH" in end.detail and tracker.phase == "over"
+    assert not any(e.kind == "discard" for e in tracker.events)
+
+
+def test_a_pile_read_surely_in_some_frames_and_unread_in_others_is_one_doubtful_card_to_ask_about():
+    tracker = GinTracker(("Anna", "Ben"), dealer="Anna", zones=ZONES, options=TrackerOptions(window=4, quorum=3))
+    sure, unsure = [Sighting("QH", 0.9, *DISCARD, "discard")], [Sighting(UNREAD, 0.0, *DISCARD, "discard", ("QH", "BACK"))]
+    events = [e for k in range(1, 5) for e in tracker.update(k, sure if k % 2 else unsure, still=True)]
+    [question] = events
+    assert question.kind == "reading" and question.cards == ("QH",) and question.candidates[0] == "QH"
+    assert [e.describe() for e in tracker.confirm(question.seq, "QH")] == ["#2 discard Ben QH (stock 31)"]
