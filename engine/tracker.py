@@ -540,6 +540,8 @@ class GinTracker:
                         events += self._ask(zone, card, frame_id, f"a card lies in {zone} at ({card.x:.0f}, {card.y:.0f}) cm "
                                                                   "but its index cannot be read")
                     continue
+                if card.code == BACK and self.zones.named(zone).kind == "stock":
+                    continue  # the stock is face down: how surely its back is seen settles nothing
                 card = replace(card, code=self._copy_of(card.code))
                 doubtful = card.confidence < self.options.min_confidence
                 seen = copies.get(card.code, [])

@@ -221,3 +221,10 @@ def test_needs_frames_until_the_still_table_is_settled():
     assert not t.tracker.needs_frames  # read to a settled state: more still frames change nothing
     t.show(still_frames=0, moving_frames=1)
     assert t.tracker.needs_frames
+
+
+def test_a_stock_seen_face_down_only_weakly_is_no_question():
+    table = Table()
+    assert table.show(overrides={"BACK@stock": ("BACK", 0.55, ())}) == []
+    events = table.discard("7H", overrides={"BACK@stock": ("BACK", 0.55, ())})
+    assert described(events) == ["#1 discard Ben 7H (stock 31)"]

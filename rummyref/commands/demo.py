@@ -73,7 +73,10 @@ def run(args: argparse.Namespace) -> int:
             card = script.answer(event)
             if card is None:
                 continue
-            if card not in reading_choices(event):
+            choices = reading_choices(event)
+            if len(choices) < 2:
+                continue  # not asked on the dashboard (nothing to tap), so there is nothing to answer
+            if card not in choices:
                 say(f"the script cannot answer \"{event.detail}\": the card there is {card}, not one of the choices; "
                     "answer it on the dashboard")
                 continue
