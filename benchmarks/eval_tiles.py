@@ -33,7 +33,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine.cards import JOKER, PALETTES, Tile, parse_tiles  # noqa: E402
+from engine.cards import PALETTES, parse_tiles  # noqa: E402
 from engine.tiles import TileRuleError, TileRules, check_turn, parse_groups  # noqa: E402
 from vision.synth.tiles import TileSceneParams, deal_rows, render_tile_scene  # noqa: E402
 from vision.tiles.evaluation import evaluate_tables  # noqa: E402

@@ -26,7 +26,7 @@ import cv2
 import numpy as np
 
 from ..motion import RESTING_HAND_SHARE, hand_share
-from .tiles import TileAnnotation, TileScene, TileSceneParams, TileStyle, _photograph, draw_tile, random_tile_table, \
+from .tiles import TileAnnotation, TileScene, TileSceneParams, TileStyle, _photograph, random_tile_table, \
     tile_fonts
 
 TILE_CM = (2.8, 3.8)
