@@ -11,7 +11,9 @@ turn (tiles taken away, invalid groups, the first laying out worth 40 points). A
 changes nothing is a draw from the pool.
 
 It never guesses: a tile read below ``min_confidence`` is a ``needs_confirmation`` question, and
-a turn that ends while the table is unsettled or a question is open is one too. After such a turn
+a turn that ends while the table is unsettled or a question is open is one too; so is a turn
+whose still table settled on different tiles in different windows (nothing moved, so one of the
+readings is wrong, and the latest is not simply taken). After such a turn
 the table before the next one is unknown, so that turn is a question as well; the table settled
 at its end is the reference again from then on, tentatively: that unread turn may have been
 illegal and taken back, so a later turn that lacks tiles of it is a question too. Whether the player of an unread turn has made
@@ -139,6 +141,10 @@ class TileTracker:
         self._window: list[list[TileSighting]] = []
         self._overrides: list[tuple[float, float, str, str]] = []
         self._pending: dict[int, _Tile] = {}
+        self._period: Counter[str] | None = None
+        """The tile counts settled in this still period; a later window that settles other counts
+        without the table moving means the readings disagree, and the table is not known."""
+        self._disagree = False
         self._unsure = 0
         self._tentative = False
         """The reference table was read at the end of an unread turn, which may yet be taken back."""
@@ -151,16 +157,20 @@ class TileTracker:
         """Take one frame; returns the questions it raises (turns end with :meth:`end_turn`)."""
         if not still:
             self._window.clear()
-            self._now = None
+            self._now, self._period, self._disagree = None, None, False
             return []
         self._window.append([self._corrected(s) for s in sightings])
         del self._window[:-self.options.window]
         if len(self._window) < self.options.window:
             return []
         settled = self._settled()
-        if settled is None:
+        if settled is None or self._disagree:
             return []
-        self._now = settled
+        counts = Counter(t.code for t in settled)
+        if self._period is not None and counts != self._period:
+            self._now, self._disagree = None, True  # nothing moved, yet the tiles differ: asked, not the latest taken
+            return []
+        self._now, self._period = settled, counts
         for seq, tile in list(self._pending.items()):  # a doubtful tile taken away needs no answer
             if not any(t.code == tile.code and math.dist((t.x, t.y), (tile.x, tile.y)) <= self.options.confirm_radius_cm
                        for t in settled):
@@ -176,17 +186,19 @@ class TileTracker:
         self._window = [[self._corrected(s) for s in frame] for frame in self._window]
         if self._now is not None:
             self._now = self._settled()
+            self._period = Counter(t.code for t in self._now) if self._now is not None else None
         return []
 
     def end_turn(self, frame_id: int) -> list[TileEvent]:
         """The player to move ends the turn (button or timer): commit it, checked by the engine."""
         player = self.player
+        disagree, self._period, self._disagree = self._disagree, None, False  # the next turn reads afresh
         if self._now is None or self._pending or self._unsure:
-            return [self._unread_turn(frame_id, player)]
+            return [self._unread_turn(frame_id, player, disagree)]
         before, after = self._groups(self.table), self._groups(self._now)
         played = Counter(t.code for t in self._now) - Counter(t.code for t in self.table)
         if self._tentative and Counter(t.code for t in self.table) - Counter(t.code for t in self._now):
-            return [self._unread_turn(frame_id, player, "tiles read after an unread turn are missing: that turn may "
+            return [self._unread_turn(frame_id, player, why="tiles read after an unread turn are missing: that turn may "
                                                         "have been taken back, so the table before this one is unknown")]
         if not played and sorted(map(sorted, before)) == sorted(map(sorted, after)):
             self.turn += 1
@@ -197,7 +209,7 @@ class TileTracker:
                                      opened, self.rules)
                   for opened in ((True, False) if self.opened[player] is None else (self.opened[player],))}
         if len({c.legal for c in checks.values()}) > 1:
-            return [self._unread_turn(frame_id, player, f"whether {player} had made the first laying out is unknown "
+            return [self._unread_turn(frame_id, player, why=f"whether {player} had made the first laying out is unknown "
                                                         f"(a turn of theirs was not read), and this turn is legal only if so")]
         # Legal either way, or illegal either way: then the violations that hold whatever came before.
         check = checks[True] if True in checks else checks[False]
@@ -209,9 +221,11 @@ class TileTracker:
         return [self._emit("turn", frame_id, player, played=tuple(sorted(played.elements())), groups=tuple(map(tuple, after)),
                            legal=check.legal, violations=check.violations, opening_points=check.opening_points)]
 
-    def _unread_turn(self, frame_id: int, player: str, why: str | None = None) -> TileEvent:
+    def _unread_turn(self, frame_id: int, player: str, disagree: bool = False, why: str | None = None) -> TileEvent:
         """The turn is a question; the table settled now (if any, with no question open) is the next reference."""
         why = why or ("a question about a tile is open" if self._pending else
+                      "the still table's readings disagree (tiles read in some frames, not in others)"
+                      if disagree else
                       "the table was not still long enough to read" if self._now is None else
                       f"turn #{self._unsure} could not be read, so the table before this one is unknown")
         event = self._emit("turn", frame_id, player, needs_confirmation=True, detail=f"{player}'s turn ended but {why}")

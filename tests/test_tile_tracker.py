@@ -14,12 +14,31 @@ def games():
 
 def test_turns_equal_the_truth_when_questions_are_answered(games):
     kinds = {"legal": 0, "illegal": 0, "draw": 0}
+    unsettled = []
     for game in games:
         committed, asked = track_tiles(game)
-        assert [e.key() for e in committed] == [e.key() for e in game.truth], f"seed {game.seed}"
+        assert len(committed) == len(game.truth)
+        for event, truth in zip(committed, game.truth):
+            if event.needs_confirmation:  # tiles read in some still frames and not in others: no tap settles it
+                unsettled.append(event.detail)
+            else:
+                assert event.key() == truth.key(), f"seed {game.seed}: {event.describe()} against {truth.describe()}"
         for e in game.truth:
             kinds["draw" if e.kind == "draw" else "legal" if e.legal else "illegal"] += 1
     assert kinds["legal"] >= 10 and kinds["illegal"] >= 3 and kinds["draw"] >= 10, kinds
+    # 120 turns: one still table whose readings disagree, and the turn after it (its table before is unknown)
+    assert len(unsettled) <= 2 and all("readings disagree" in d or "could not be read" in d for d in unsettled), unsettled
+
+
+def test_a_tile_read_in_some_still_frames_and_not_in_others_is_not_settled_by_the_latest_window():
+    """Seed 45 of the simulator: an R1 read in 7 of 11 still frames; a window with it missing 4 times
+    had settled the table without it, and the next turn was judged illegal (a wrong verdict)."""
+    t = TileTracker(("Ann", "Ben"), options=TileTrackerOptions(window=6, quorum=4))
+    run = sightings(["R10", "R11", "R12", "R13"])
+    for frame, seen in enumerate([run] * 5 + [run[:3], run, run[:3], run[:3], run[:3]], start=1):
+        t.update(frame, seen, still=True)
+    event = t.end_turn(11)[0]
+    assert event.needs_confirmation and "readings disagree" in event.detail
 
 
 def test_unanswered_questions_are_never_committed_as_turns(games):
