@@ -197,13 +197,18 @@ class TileTracker:
             return [self._unread_turn(frame_id, player, disagree)]
         before, after = self._groups(self.table), self._groups(self._now)
         played = Counter(t.code for t in self._now) - Counter(t.code for t in self.table)
-        if self._tentative and Counter(t.code for t in self.table) - Counter(t.code for t in self._now):
+        if self._tentative and self._lacks(self._now):
             return [self._unread_turn(frame_id, player, why="tiles read after an unread turn are missing: that turn may "
                                                         "have been taken back, so the table before this one is unknown")]
         if not played and sorted(map(sorted, before)) == sorted(map(sorted, after)):
             self.turn += 1
             self.table, self._tentative = self._now, False
             return [self._emit("draw", frame_id, player)]
+        if not played and not self._lacks(self._now):
+            # The same tiles in other groups: a rearrangement without laying out (002 forbids it), or
+            # tiles of one row read apart; from positions alone the two look alike, so it is asked.
+            return [self._unread_turn(frame_id, player, why="the table holds the same tiles in other groups: "
+                                                            "rearranged without laying out, or a row read apart")]
         parse = lambda codes: [parse_tile(c) for c in codes]  # noqa: E731 - one-line conversion
         checks = {opened: check_turn([parse(g) for g in before], [parse(g) for g in after], parse(played.elements()),
                                      opened, self.rules)
@@ -220,6 +225,10 @@ class TileTracker:
         # An illegal turn is taken back (002: the tiles go back to the rack): the table before it stays the reference.
         return [self._emit("turn", frame_id, player, played=tuple(sorted(played.elements())), groups=tuple(map(tuple, after)),
                            legal=check.legal, violations=check.violations, opening_points=check.opening_points)]
+
+    def _lacks(self, tiles: list[_Tile]) -> bool:
+        """Whether ``tiles`` miss any tile of the reference table."""
+        return bool(Counter(t.code for t in self.table) - Counter(t.code for t in tiles))
 
     def _unread_turn(self, frame_id: int, player: str, disagree: bool = False, why: str | None = None) -> TileEvent:
         """The turn is a question; the table settled now (if any, with no question open) is the next reference."""

@@ -113,3 +113,15 @@ def test_tiles_of_an_unread_turn_taken_back_later_are_asked_not_judged_missing()
     t.update(4, sightings(["Y7", "Y8", "Y9", "Y10", "Y11"]), still=True)
     ben = t.end_turn(4)[0]  # the empty table is the reference again: Ben lays out 45 points
     assert not ben.needs_confirmation and ben.legal and ben.played == ("Y10", "Y11", "Y7", "Y8", "Y9")
+
+
+def test_the_same_tiles_in_other_groups_are_asked_not_judged():
+    """Seed 132 of the simulator: a drawing player's table read with one row in two pieces had been
+    judged an illegal rearrangement."""
+    t = TileTracker(("Ann", "Ben"), options=TileTrackerOptions(window=1, quorum=1))
+    t.update(1, sightings(["Y12", "G12", "R12", "B12"]), still=True)
+    assert t.end_turn(1)[0].legal
+    apart = sightings(["Y12"]) + [TileSighting(c, 0.95, 20 + 3 * i, 20) for i, c in enumerate(["G12", "R12", "B12"])]
+    t.update(2, apart, still=True)
+    event = t.end_turn(2)[0]
+    assert event.needs_confirmation and "same tiles in other groups" in event.detail and event.player == "Ben"
