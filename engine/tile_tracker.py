@@ -197,6 +197,10 @@ class TileTracker:
             return [self._unread_turn(frame_id, player, disagree)]
         before, after = self._groups(self.table), self._groups(self._now)
         played = Counter(t.code for t in self._now) - Counter(t.code for t in self.table)
+        glimpsed = self._glimpsed_missing()
+        if glimpsed:
+            return [self._unread_turn(frame_id, player, why=f"{', '.join(glimpsed)} of the table before is read in some "
+                                                            "still frames and not in others: taken away or hidden?")]
         if self._tentative and self._lacks(self._now):
             return [self._unread_turn(frame_id, player, why="tiles read after an unread turn are missing: that turn may "
                                                         "have been taken back, so the table before this one is unknown")]
@@ -225,6 +229,14 @@ class TileTracker:
         # An illegal turn is taken back (002: the tiles go back to the rack): the table before it stays the reference.
         return [self._emit("turn", frame_id, player, played=tuple(sorted(played.elements())), groups=tuple(map(tuple, after)),
                            legal=check.legal, violations=check.violations, opening_points=check.opening_points)]
+
+    def _glimpsed_missing(self) -> list[str]:
+        """Tiles of the reference table that the settled table lacks but a frame of the window still
+        shows: dropped readings are far likelier than tiles that come and go, so they are asked about."""
+        missing = Counter(t.code for t in self.table) - Counter(t.code for t in self._now)
+        seen = [Counter(s.code for s in frame) for frame in self._window]
+        return sorted(code for code, n in missing.items()
+                      if any(count[code] >= Counter(t.code for t in self._now)[code] + 1 for count in seen))
 
     def _lacks(self, tiles: list[_Tile]) -> bool:
         """Whether ``tiles`` miss any tile of the reference table."""

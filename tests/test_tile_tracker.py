@@ -125,3 +125,16 @@ def test_the_same_tiles_in_other_groups_are_asked_not_judged():
     t.update(2, apart, still=True)
     event = t.end_turn(2)[0]
     assert event.needs_confirmation and "same tiles in other groups" in event.detail and event.player == "Ben"
+
+
+def test_a_tile_of_the_table_seen_in_some_frames_only_is_asked_not_judged_missing():
+    t = TileTracker(("Ann", "Ben"), options=TileTrackerOptions(window=6, quorum=4))
+    run = sightings(["R10", "R11", "R12", "R13"])
+    for frame in range(1, 7):
+        t.update(frame, run, still=True)
+    assert t.end_turn(6)[0].legal
+    t.update(7, run, still=False)
+    for frame, seen in enumerate([run[:3], run, run[:3], run[:3], run, run[:3]], start=8):
+        t.update(frame, seen, still=True)  # R13 dropped from 4 of 6 readings: the window settles without it
+    event = t.end_turn(13)[0]
+    assert event.needs_confirmation and "R13 of the table before is read in some still frames" in event.detail
