@@ -199,8 +199,9 @@ class TileTracker:
         played = Counter(t.code for t in self._now) - Counter(t.code for t in self.table)
         glimpsed = self._glimpsed_missing()
         if glimpsed:
-            return [self._unread_turn(frame_id, player, why=f"{', '.join(glimpsed)} of the table before is read in some "
-                                                            "still frames and not in others: taken away or hidden?")]
+            return [self._unread_turn(frame_id, player, reanchor=False,
+                                      why=f"{', '.join(glimpsed)} of the table before is read in some "
+                                          "still frames and not in others: taken away or hidden?")]
         if self._tentative and self._lacks(self._now):
             return [self._unread_turn(frame_id, player, why="tiles read after an unread turn are missing: that turn may "
                                                         "have been taken back, so the table before this one is unknown")]
@@ -242,8 +243,10 @@ class TileTracker:
         """Whether ``tiles`` miss any tile of the reference table."""
         return bool(Counter(t.code for t in self.table) - Counter(t.code for t in tiles))
 
-    def _unread_turn(self, frame_id: int, player: str, disagree: bool = False, why: str | None = None) -> TileEvent:
-        """The turn is a question; the table settled now (if any, with no question open) is the next reference."""
+    def _unread_turn(self, frame_id: int, player: str, disagree: bool = False, why: str | None = None,
+                     reanchor: bool = True) -> TileEvent:
+        """The turn is a question; the table settled now (if any, with no question open, and trusted:
+        ``reanchor``) is the next reference."""
         why = why or ("a question about a tile is open" if self._pending else
                       "the still table's readings disagree (tiles read in some frames, not in others)"
                       if disagree else
@@ -253,7 +256,7 @@ class TileTracker:
         self.turn += 1
         if not self.opened[player]:
             self.opened[player] = None
-        if self._now is not None and not self._pending:
+        if reanchor and self._now is not None and not self._pending:
             self.table, self._unsure, self._tentative = self._now, 0, True  # known again, unless taken back
         else:
             self._unsure = self._unsure or event.seq

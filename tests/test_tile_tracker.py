@@ -138,3 +138,8 @@ def test_a_tile_of_the_table_seen_in_some_frames_only_is_asked_not_judged_missin
         t.update(frame, seen, still=True)  # R13 dropped from 4 of 6 readings: the window settles without it
     event = t.end_turn(13)[0]
     assert event.needs_confirmation and "R13 of the table before is read in some still frames" in event.detail
+    t.update(14, run, still=False)
+    for frame in range(15, 21):
+        t.update(frame, run, still=True)  # Ann draws; R13 is read again in every frame
+    after = t.end_turn(20)[0]  # not "Ann played R13": the doubtful table was no reference
+    assert after.needs_confirmation and after.player == "Ann" and after.played == ()
