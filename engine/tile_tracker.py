@@ -13,12 +13,12 @@ changes nothing is a draw from the pool.
 It never guesses: a tile read below ``min_confidence`` is a ``needs_confirmation`` question, and
 a turn that ends while the table is unsettled or a question is open is one too; so is a turn
 whose still table settled on different tiles in different windows (nothing moved, so one of the
-readings is wrong, and the latest is not simply taken). After such a turn
-the table before the next one is unknown, so that turn is a question as well; the table settled
-at its end is the reference again from then on, tentatively: that unread turn may have been
-illegal and taken back, so a later turn that lacks tiles of it is a question too. Whether the player of an unread turn has made
-the first laying out is unknown too: a later turn of theirs that is legal only if they had is a
-question.
+readings is wrong, and the latest is not simply taken). After such a turn the table before the
+next one is unknown, so that turn is a question as well; the table settled at its end is the
+reference again from then on, tentatively: that unread turn may have been illegal and taken
+back, so a later turn that lacks tiles of it is a question too. Whether the player of an unread
+turn has made the first laying out is unknown too: a later turn of theirs that is legal only if
+they had is a question.
 
 >>> t = TileTracker(("Ann", "Ben"), options=TileTrackerOptions(window=1, quorum=1))
 >>> row = [TileSighting(code, 0.95, 10 + 3 * i, 20) for i, code in enumerate(["R10", "R11", "R12", "R13"])]
@@ -234,10 +234,10 @@ class TileTracker:
     def _glimpsed_missing(self) -> list[str]:
         """Tiles of the reference table that the settled table lacks but a frame of the window still
         shows: dropped readings are far likelier than tiles that come and go, so they are asked about."""
-        missing = Counter(t.code for t in self.table) - Counter(t.code for t in self._now)
+        now = Counter(t.code for t in self._now)
         seen = [Counter(s.code for s in frame) for frame in self._window]
-        return sorted(code for code, n in missing.items()
-                      if any(count[code] >= Counter(t.code for t in self._now)[code] + 1 for count in seen))
+        missing = Counter(t.code for t in self.table) - now
+        return sorted(code for code in missing if any(count[code] > now[code] for count in seen))
 
     def _lacks(self, tiles: list[_Tile]) -> bool:
         """Whether ``tiles`` miss any tile of the reference table."""
