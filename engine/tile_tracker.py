@@ -18,7 +18,10 @@ next one is unknown, so that turn is a question as well; the table settled at it
 reference again from then on, tentatively: that unread turn may have been illegal and taken
 back, so a later turn that lacks tiles of it is a question too. Whether the player of an unread
 turn has made the first laying out is unknown too: a later turn of theirs that is legal only if
-they had is a question.
+they had is a question. So is a table read with a tile where the settled table has none in some
+still frames (its readings dropped in most), or with a tile more often than the set holds. An
+answer about a tile holds while that tile lies on the table: a tile laid later on the spot of one
+taken back is read afresh.
 
 >>> t = TileTracker(("Ann", "Ben"), options=TileTrackerOptions(window=1, quorum=1))
 >>> row = [TileSighting(code, 0.95, 10 + 3 * i, 20) for i, code in enumerate(["R10", "R11", "R12", "R13"])]
@@ -41,6 +44,10 @@ from engine.cards import CardError, parse_tile
 from engine.tiles import TileRules, check_turn
 
 TileEventKind = Literal["turn", "draw", "reading"]
+STRAY_REACH = 0.75
+"""How far (in tile sizes) a reading may lie from a settled tile and still be a reading of it: far
+beyond the jitter of one tile's readings, short of the next tile in a row (a tile's width and a
+gap away)."""
 
 
 class TileTrackerError(ValueError):
@@ -191,6 +198,19 @@ class TileTracker:
 
     def end_turn(self, frame_id: int) -> list[TileEvent]:
         """The player to move ends the turn (button or timer): commit it, checked by the engine."""
+        events = self._judge_turn(frame_id)
+        self._forget_answers()
+        return events
+
+    def _forget_answers(self) -> None:
+        """Keep the answers about tiles that lie on the reference table: an answer holds for the tile
+        it was given about, and a tile taken back (an illegal turn) may later have another tile laid in
+        its place, which is read afresh (an answer kept would turn its right reading into a wrong one)."""
+        radius = self.options.confirm_radius_cm
+        self._overrides = [(x, y, read, code) for x, y, read, code in self._overrides
+                           if any(t.code == code and math.dist((t.x, t.y), (x, y)) <= radius for t in self.table)]
+
+    def _judge_turn(self, frame_id: int) -> list[TileEvent]:
         player = self.player
         disagree, self._period, self._disagree = self._disagree, None, False  # the next turn reads afresh
         if self._now is None or self._pending or self._unsure:
@@ -202,6 +222,16 @@ class TileTracker:
             return [self._unread_turn(frame_id, player, reanchor=False,
                                       why=f"{', '.join(glimpsed)} of the table before is read in some "
                                           "still frames and not in others: taken away or hidden?")]
+        overfull = sorted(f"{code} {n} times" for code, n in Counter(t.code for t in self._now).items()
+                          if n > (self.rules.jokers if code == "JK" else 2))
+        if overfull:
+            return [self._unread_turn(frame_id, player, reanchor=False,
+                                      why=f"the table is read with {', '.join(overfull)}, more than the set holds")]
+        stray = self._glimpsed_elsewhere()
+        if stray:
+            return [self._unread_turn(frame_id, player, reanchor=False,
+                                      why=f"{', '.join(stray)} is read in some still frames where the settled table "
+                                          "has no tile: laid there, or a reading dropped?")]
         if self._tentative and self._lacks(self._now):
             return [self._unread_turn(frame_id, player, why="tiles read after an unread turn are missing: that turn may "
                                                         "have been taken back, so the table before this one is unknown")]
@@ -238,6 +268,16 @@ class TileTracker:
         seen = [Counter(s.code for s in frame) for frame in self._window]
         missing = Counter(t.code for t in self.table) - now
         return sorted(code for code in missing if any(count[code] > now[code] for count in seen))
+
+    def _glimpsed_elsewhere(self) -> list[str]:
+        """Tiles read in a frame of the window where the settled table has none (code at table cm): a
+        tile whose readings were dropped in most frames settles as absent, and the next turn would
+        count it as played. A misread lies where a tile is, so it does not count: a reading within
+        :data:`STRAY_REACH` of a tile's size from a settled tile is one of that tile."""
+        width, height = self.options.tile_cm
+        stray = {f"{s.code} at ({s.x:.0f}, {s.y:.0f})" for frame in self._window for s in frame
+                 if all(math.hypot((s.x - t.x) / width, (s.y - t.y) / height) > STRAY_REACH for t in self._now)}
+        return sorted(stray)
 
     def _lacks(self, tiles: list[_Tile]) -> bool:
         """Whether ``tiles`` miss any tile of the reference table."""

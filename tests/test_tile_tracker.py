@@ -143,3 +143,49 @@ def test_a_tile_of_the_table_seen_in_some_frames_only_is_asked_not_judged_missin
         t.update(frame, run, still=True)  # Ann draws; R13 is read again in every frame
     after = t.end_turn(20)[0]  # not "Ann played R13": the doubtful table was no reference
     assert after.needs_confirmation and after.player == "Ann" and after.played == ()
+
+
+FIVE_TIMES_NOISE = Noise(doubt=0.05, flip=0.01, drop=0.04)
+
+
+def test_an_answer_about_a_tile_taken_back_does_not_rename_the_tile_laid_there_later():
+    """Seed 55 at 5x noise: a doubtful G8 of an illegal turn was answered "Y8"; the tiles went back
+    to the rack, and eight turns later a true G8 laid on that spot was read as Y8 through the old
+    answer, so that turn and every one after it was judged on a wrong table."""
+    game = simulate_tiles(55, noise=FIVE_TIMES_NOISE)
+    committed, _ = track_tiles(game)
+    cleo = committed[26]
+    assert cleo.key() == game.truth[26].key() == ("turn", "Cleo", ("B10", "G8", "JK", "R10", "R8", "Y8"), True)
+    assert not cleo.needs_confirmation
+    assert all(e.needs_confirmation or e.key() == truth.key() for e, truth in zip(committed[26:], game.truth[26:]))
+
+
+def test_answers_hold_only_for_tiles_that_stay_on_the_table():
+    t = TileTracker(("Ann", "Ben"), options=TileTrackerOptions(window=1, quorum=1))
+    laid = [TileSighting("G8", 0.5, 10, 20), *sightings(["G8", "R9", "B9"])[1:]]  # the first tile read doubtfully
+    (question,) = t.update(1, laid, still=True)
+    t.confirm(question.seq, "Y8")
+    ann = t.end_turn(1)[0]
+    assert ann.played == ("B9", "R9", "Y8") and not ann.legal  # no group: the tiles go back to Ann's rack
+    t.update(4, sightings(["G8", "G9", "G10", "G11", "G12"]), still=True)  # Ben lays a run, G8 where Y8 lay
+    ben = t.end_turn(4)[0]
+    assert ben.legal and ben.played == ("G10", "G11", "G12", "G8", "G9")
+
+
+def test_a_tile_read_where_the_settled_table_has_none_is_asked():
+    """Seed 96 at 5x noise: a Y3 dropped in 4 of the 6 still frames settled as absent, and the illegal
+    turn was committed as if only two tiles had been laid."""
+    game = simulate_tiles(96, noise=FIVE_TIMES_NOISE)
+    committed, _ = track_tiles(game)
+    ann = committed[20]
+    assert game.truth[20].key() == ("turn", "Ann", ("B12", "R5", "Y3"), False)
+    assert ann.needs_confirmation and ann.player == "Ann"
+    assert "Y3 at (52, 11)" in ann.detail and "where the settled table has no tile" in ann.detail
+    assert committed[21].needs_confirmation  # the table before Ben's turn is unknown
+
+
+def test_a_table_with_a_tile_more_often_than_the_set_holds_is_asked():
+    t = TileTracker(("Ann", "Ben"), options=TileTrackerOptions(window=1, quorum=1))
+    t.update(1, sightings(["R7", "R7", "R7"]), still=True)
+    event = t.end_turn(1)[0]
+    assert event.needs_confirmation and "R7 3 times, more than the set holds" in event.detail
