@@ -96,12 +96,16 @@ class SimFrame:
         here = [p for p in self.table if p.zone == zone]
         return min(here, key=lambda p: (p.x - x) ** 2 + (p.y - y) ** 2).code
 
-    def answer(self, question: Event) -> str:
+    def answer(self, question: Event) -> str | None:
         """What a player looking at the table answers: the card at the place the question points at.
         A place read off a card's index can be a fan step off; then the card read, if it lies in
-        that zone (and the question is not about a card read twice), else the nearest card."""
-        x, y = question.position
+        that zone (and the question is not about a card read twice), else the nearest card. None
+        (no answer) where the question points at no place or nothing lies in its zone (a reading of
+        the bare table)."""
         here = [p for p in self.table if p.zone == question.zone]
+        if question.position is None or not here:
+            return None
+        x, y = question.position
         nearest = min(here, key=lambda p: (p.x - x) ** 2 + (p.y - y) ** 2)
         read = question.cards[0] if question.cards else None
         if (nearest.x - x) ** 2 + (nearest.y - y) ** 2 > ANSWER_SURE_CM ** 2 and "twice" not in question.detail \

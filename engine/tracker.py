@@ -568,6 +568,10 @@ class GinTracker:
                   if k != key and cards[k].code not in (BACK, UNREAD) and not k.endswith(_TWICE)]
         if len(others) < 2:
             return ()
+        return self._completions(others, reading)
+
+    def _completions(self, others: list[Card], reading: dict[str, dict[str, _Card]]) -> tuple[str, ...]:
+        """The cards not seen elsewhere that make a legal meld with ``others`` (one deck, Gin melds)."""
         seen = set(self.pile) | self._layout_codes() | {c.code for zone in reading.values() for c in zone.values()}
         found = []
         for candidate in ALL_CARDS:

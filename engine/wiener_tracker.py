@@ -45,7 +45,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from typing import Sequence
 
-from engine.cards import parse_card
+from engine.cards import ALL_CARDS, JOKER, parse_card
 from engine.tracker import _TWICE, BACK, Event, GinTracker, Sighting, TrackerError, TrackerOptions, _Card
 from engine.wiener import WienerError, WienerRules, settle_round
 from engine.wildmelds import WildMeld, WildMeldError
@@ -143,6 +143,26 @@ class WienerTracker(GinTracker):
                         best[index] = s
                 votes[(zone, code + _TWICE * copy)] = list(best.values())
         return votes
+
+    def _completions(self, others: list, reading: dict[str, dict[str, _Card]]) -> tuple[str, ...]:
+        """The cards (jokers too) that make a legal Wiener meld with ``others``, but those seen twice
+        already (two decks) on the pile or the table.
+
+        >>> t = WienerTracker(("Ann", "Ben"), dealer="Ben")
+        >>> t._completions([parse_card("7H"), parse_card("8H")], {"seat0": {}})
+        ('6H', '9H', 'JK')
+        """
+        seen = Counter(self.pile) + Counter(_card_code(c.code) for zone in reading.values() for c in zone.values())
+        found = []
+        for candidate in (*ALL_CARDS, JOKER):
+            if seen[str(candidate)] >= self.decks:
+                continue
+            try:
+                WildMeld.of([*others, candidate], ace_high=True)
+            except WildMeldError:
+                continue
+            found.append(str(candidate))
+        return tuple(found)
 
     # --- the discard pile: which move a card showing there is -----------------------------------
 

@@ -178,14 +178,17 @@ class TableReader:
 
     ``calibrator`` is a :class:`vision.calibration.Calibrator` (markers, or corners set by hand).
     ``sure`` is the confidence the tracker takes a reading at (:attr:`TrackerOptions.min_confidence`).
+    ``jokers``: the game is played with jokers (Wiener Rummy), so a ``JK`` reading is a joker; in a
+    game without them (Gin) no card can be one, and it is taken as a face-down card.
     """
 
     def __init__(self, recognizer: Any, zones: ZoneMap, calibrator: Any, motion: Any | None = None,
-                 sure: float = TrackerOptions().min_confidence) -> None:
+                 sure: float = TrackerOptions().min_confidence, jokers: bool = False) -> None:
         from vision.motion import MotionDetector
 
         self.recognizer = recognizer
         self.sure = sure
+        self.jokers = jokers
         self.zones = zones
         self.pile_watch = PileWatch(self)
         self.calibrator = calibrator
@@ -227,8 +230,8 @@ class TableReader:
             single = obs.outline is None and obs.card != "BACK"
             if single:
                 x, y = x + INDEX_TO_CENTRE_CM[0], y + INDEX_TO_CENTRE_CM[1]  # see INDEX_TO_CENTRE_CM
-            placed.append((Sighting(obs.card if obs.card != "JK" else "BACK", float(obs.confidence), float(x), float(y), None),
-                           single))
+            code = obs.card if obs.card != "JK" or self.jokers else BACK
+            placed.append((Sighting(code, float(obs.confidence), float(x), float(y), None), single))
         sightings = []
         for s in pair_corners(placed):
             zone = self.zones.zone_at(s.x, s.y)
@@ -467,7 +470,7 @@ def reading_choices(event: Event) -> list[str]:
     read = (event.cards or event.candidates)[0]
     if read == UNREAD:  # nothing was read there: only the candidates the tracker has, if any
         return [c for c in choices if c != UNREAD][:6]
-    if read != "BACK":
+    if read not in (BACK, "JK"):  # a joker has no suit to misread
         rank = read[:-1]
         choices += [rank + suit for suit in "SHDC" if rank + suit not in choices]
     return choices[:6]

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 import zlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +28,7 @@ import cv2
 import numpy as np
 
 from engine.match import new_match
-from engine.simulate import Pace, Placed, SimulatedHand, simulate_hand
+from engine.simulate import Pace, Placed, SimFrame, SimulatedHand, simulate_hand
 from engine.tracker import BACK
 from engine.zones import CARD_HEIGHT_CM, CARD_WIDTH_CM, ZoneMap, default_zones
 
@@ -154,9 +154,17 @@ class GameRenderer:
         region += alpha * (warped[:, :, :3].astype(np.float32) - region)
 
     def _card(self, canvas: np.ndarray, placed: Placed, offset: tuple[float, float] = (0.0, 0.0)) -> None:
-        face = self.deck.faces["BACK" if placed.code == BACK else placed.code]
+        face = self._face(placed)
         card_px = CARD_HEIGHT_CM * self.pixels_per_cm
         self._paste(canvas, face.shrunk(card_px / face.size[1]), card_quad(placed, offset))
+
+    def _face(self, placed: Placed) -> Any:
+        """The face a card shows; a joker one of the design's joker faces, the same while it lies."""
+        if placed.code != "JK":
+            return self.deck.faces["BACK" if placed.code == BACK else placed.code]
+        if not self.deck.jokers:
+            raise ValueError(f"deck design {self.deck.design} has no joker faces: choose one with jokers for games with jokers")
+        return self.deck.jokers[zlib.crc32(f"{placed.x:.1f} {placed.y:.1f}".encode()) % len(self.deck.jokers)]
 
     def _shadows(self, canvas: np.ndarray, table: Sequence[Placed]) -> None:
         """Soft shadows of the cards (light from the upper left), darkening the felt under them."""
@@ -268,17 +276,24 @@ def _reach(table: Sequence[Placed], before: Sequence[Placed]) -> tuple[float, fl
     return (sum(p.x for p in changed) / len(changed), sum(p.y for p in changed) / len(changed))
 
 
-def render_hand(hand: SimulatedHand, renderer: GameRenderer, write: Callable[[np.ndarray], None]) -> int:
-    """Render every frame of ``hand`` through ``write``; returns the number of frames."""
+def rendered_frames(frames: Iterable[SimFrame], renderer: GameRenderer) -> Iterator[np.ndarray]:
+    """Each of ``frames`` (a simulated Gin hand's or Wiener round's) photographed, one at a time: a
+    new action brings new light, and a hand reaches where the table changes."""
     before: tuple[Placed, ...] = ()
     was_still = True
-    for frame in hand.frames:
+    for frame in frames:
         if was_still and not frame.still:
             renderer.new_action()
-        write(renderer.render(frame.table, frame.still, None if frame.still else _reach(frame.table, before)))
+        yield renderer.render(frame.table, frame.still, None if frame.still else _reach(frame.table, before))
         if frame.still:
             before = frame.table
         was_still = frame.still
+
+
+def render_hand(hand: SimulatedHand, renderer: GameRenderer, write: Callable[[np.ndarray], None]) -> int:
+    """Render every frame of ``hand`` through ``write``; returns the number of frames."""
+    for image in rendered_frames(hand.frames, renderer):
+        write(image)
     return len(hand.frames)
 
 

@@ -222,24 +222,30 @@ def tile_summary(turns: Iterable[dict[str, Any]]) -> dict[str, Any]:
             "draws_in_truth": sum(t["truth"]["kind"] == "draw" for t in turns)}
 
 
-def replay_wiener(seeds: Iterable[int], players: int = 4, answer: bool = True) -> Iterable[dict[str, Any]]:
-    """Wiener Rummy rounds on simulated readings (no images): one record per round, penalties
-    against the truth. ``wrong`` is a committed penalty list that is not the truth; ``events_equal``
+def replay_wiener(seeds: Iterable[int], players: int = 4, answer: bool = True,
+                  track: Callable[..., tuple[list, list]] | None = None) -> Iterable[dict[str, Any]]:
+    """Wiener Rummy rounds: one record per round, penalties against the truth. ``track`` (default
+    :func:`~engine.simulate_wiener.track_wiener`, simulated readings, no images) takes a round and
+    ``answer`` and returns the committed events and the questions with their answers:
+    :mod:`rummyref.wiener_replay` passes one that photographs and reads the table.
+    ``wrong`` is a committed penalty list that is not the truth; ``events_equal``
     says every committed event (discards, pickups, layouts) equals the truth; ``moves`` counts the
     questions about which move a player made (two decks), the rest of ``questions`` ask which card
-    lies somewhere. ``rummy`` and ``jokers_laid`` say what the round covered."""
+    lies somewhere; ``answered`` counts the questions the players answered. ``rummy`` and
+    ``jokers_laid`` say what the round covered."""
     from engine.simulate_wiener import simulate_wiener, track_wiener
 
     for seed in seeds:
         game = simulate_wiener(seed, players=players)
-        committed, asked = track_wiener(game, answer=answer)
+        committed, asked = (track or track_wiener)(game, answer=answer)
         end = next((e for e in reversed(committed) if e.kind == "hand_end"), None)
         result = list(end.penalties) if end is not None and end.penalties is not None else None
         truth = list(game.penalties) if game.penalties is not None else None
         laid = [e for e in game.truth if e.kind == "layout"]
         yield {"seed": seed, "truth": truth, "result": result, "agree": result is not None and result == truth,
                "needs_confirmation": result is None or bool(asked), "wrong": result is not None and result != truth,
-               "questions": len(asked), "moves": sum(q.kind == "move" for q, _ in asked),
+               "questions": len(asked), "answered": sum(bool(reply) for _, reply in asked),
+               "moves": sum(q.kind == "move" for q, _ in asked),
                "events_equal": [e.key() for e in committed] == [e.key() for e in game.truth],
                "rummy": any(e.melds and not e.cards for e in laid),
                "jokers_laid": sum(c == "JK" for e in laid for c in e.cards + tuple(c for m in e.melds for c in m))}

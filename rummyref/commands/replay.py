@@ -30,10 +30,11 @@ def register(subparsers) -> None:
                         help="with --simulate: the simulated players answer the tracker's questions from the table")
     parser.add_argument("--game", default="gin", choices=["gin", "wiener", "tiles"],
                         help="the game played; with --simulate, wiener and tiles run on simulated readings "
-                        "(no images; tiles: unless --render): one line per Wiener round or per tile turn")
+                        "(no images) unless --render: one line per Wiener round or per tile turn")
     parser.add_argument("--render", action="store_true",
-                        help="with --simulate --game tiles: photograph the table (held-out font, --size) and read it "
-                        "with the tile reader instead of simulated readings")
+                        help="with --simulate --game tiles or wiener: photograph the table (--size; tiles: held-out "
+                        "font, read by the tile reader; wiener: held-out deck design with jokers, read by the card "
+                        "recognizer through the same table reader as Gin) instead of simulated readings")
     parser.add_argument("--still-frames", type=int, default=3,
                         help="with --render: still frames photographed and read per turn (the last ones; the tracker "
                         "settles the table on 3 complete readings in a row, 2 of them agreeing)")
@@ -66,8 +67,8 @@ def run(args: argparse.Namespace) -> int:
     if args.simulate is None and args.game != "gin":
         print(f"rummyref replay: recorded {args.game} games cannot be replayed yet; use --simulate N", file=sys.stderr)
         return 2
-    if args.render and (args.simulate is None or args.game != "tiles"):
-        print("rummyref replay: --render is for --simulate N --game tiles (Gin is always rendered)", file=sys.stderr)
+    if args.render and (args.simulate is None or args.game == "gin"):
+        print("rummyref replay: --render is for --simulate N --game tiles or wiener (Gin is always rendered)", file=sys.stderr)
         return 2
     if args.simulate is not None:
         if args.source:
@@ -157,7 +158,7 @@ def _simulate(args: argparse.Namespace) -> int:
     if args.game == "tiles":
         return _simulate_tiles(args, seeds, size)
     if args.game == "wiener":
-        return _simulate_wiener(args, seeds)
+        return _simulate_wiener(args, seeds, size)
     done = []
     for hand in replay_gin(seeds, size, args.answer, args.threads, progress):
         done.append(hand)
@@ -209,27 +210,39 @@ def _simulate_tiles(args: argparse.Namespace, seeds: range, size: tuple[int, ...
     return 0
 
 
-def _simulate_wiener(args: argparse.Namespace, seeds: range) -> int:
+def _simulate_wiener(args: argparse.Namespace, seeds: range, size: tuple[int, ...]) -> int:
     from rummyref.simulated_replay import replay_wiener
 
     if not 2 <= args.seats <= 6:
         print(f"rummyref replay: Wiener Rummy needs --seats 2-6, got {args.seats}", file=sys.stderr)
         return 2
+    film = None
+    if args.render:
+        from rummyref.wiener_replay import WienerFilm
+        from vision.recognizer import Recognizer
+
+        film = WienerFilm(Recognizer(threads=args.threads), (size[0], size[1]))
     rounds = []
-    for line in replay_wiener(seeds, args.seats, args.answer):
-        rounds.append(line)
-        _out(args, line, f"seed {line['seed']}: {_verdict(line)} (truth {line['truth']}, result {line['result']})")
+    for seed in seeds:
+        if film:
+            print(f"Wiener round seed {seed}: {args.seats} players, photographed at {size[0]}x{size[1]} and read",
+                  file=sys.stderr, flush=True)
+        for line in replay_wiener([seed], args.seats, args.answer, track=film.track if film else None):
+            rounds.append(line)
+            _out(args, line, f"seed {line['seed']}: {_verdict(line)} (truth {line['truth']}, result {line['result']})")
     agree = sum(r["agree"] for r in rounds)
     figures = {"summary": True, "game": "wiener", "rounds": len(rounds), "agree": agree,
                "agree_rate": round(agree / len(rounds), 4), "wrong_committed": sum(r["wrong"] for r in rounds),
                "needs_confirmation": sum(r["needs_confirmation"] for r in rounds),
-               "questions": sum(r["questions"] for r in rounds),
+               "questions": sum(r["questions"] for r in rounds), "answered": sum(r["answered"] for r in rounds),
                "questions_per_round": round(sum(r["questions"] for r in rounds) / len(rounds), 2),
                "most_questions_in_a_round": max(r["questions"] for r in rounds),
                "move_questions": sum(r["moves"] for r in rounds),
                "events_equal": sum(r["events_equal"] for r in rounds),
                "rummy_rounds": sum(r["rummy"] for r in rounds),
                "rounds_with_jokers_laid": sum(r["jokers_laid"] > 0 for r in rounds)}
+    if film:
+        figures |= {"rendered": f"{size[0]}x{size[1]}"} | film.counts.to_json()
     _out(args, figures, f"{agree}/{len(rounds)} rounds agree with the truth, {figures['wrong_committed']} wrong results "
                         f"committed, {figures['needs_confirmation']} rounds asked the players "
                         f"({figures['questions_per_round']} questions a round)")
