@@ -6,8 +6,9 @@ by the player to move, the card under it showing again a pickup, a face-down car
 a stock draw is inferred, and an empty stock is rebuilt from the pile (001), so there is no
 "no game". After the knock every player lays out: once each seat's area holds ten cards the
 round is settled by :func:`engine.wiener.settle_round` with the knocker's melds as laid (cards
-lying together are one meld) and the end event carries each seat's penalty points. With two
-decks a card may be seen twice; three times is a question.
+lying together are one meld) and the end event carries each seat's penalty points; an area read
+with more than ten cards is flagged and waited on. With two decks a card may be seen twice;
+three times is a question.
 
 Two decks make the discard pile ambiguous where one deck is not: the card under the top showing
 again is a pickup of the top card, or the second copy of it just discarded on top; the top card
@@ -289,6 +290,19 @@ class WienerTracker(GinTracker):
             self._taken[self.turn.player][events[-1].cards[0]] += 1
         return events
 
+    def _too_many(self, over: tuple[int, ...], laid: list[list[str]], frame_id: int) -> list[Event]:
+        """Seats that show more than ten cards: a card read twice, or read where none lies. Nothing is
+        laid out or settled on such a table; the players are told once, and the tracker waits for
+        ten (or for them to say the layouts are complete)."""
+        key = ("more_than_a_hand", over)
+        if key in self._flagged_keys:
+            return []
+        self._flagged_keys.add(key)
+        shown = ", ".join(f"{self.players[seat]} {len(laid[seat])}" for seat in over)
+        return [self._emit("irregularity", frame_id, flagged=True,
+                           detail=f"more than {HAND_SIZE} cards read in a player's area ({shown}): a card read twice "
+                                  "or where none lies; the tracker waits until it reads ten each")]
+
     def _taken_not_laid(self, laid: list[list[str]], frame_id: int) -> list[Event]:
         """A card a seat took from the pile and never discarded must lie in its layout (the knocker's
         face-down discard may be one): if not, the pickup was another seat's, or another move."""
@@ -327,6 +341,9 @@ class WienerTracker(GinTracker):
                 return self._ask_knocker(frame_id)
         if not self._finish and any(len(cards) < HAND_SIZE for cards in laid):
             return []
+        over = tuple(seat for seat, cards in enumerate(laid) if len(cards) > HAND_SIZE)
+        if over and not self._finish:
+            return self._too_many(over, laid, frame_id)
         own = {code: card for code, card in reading.get(self.seat_zones[self.knocker], {}).items() if code != BACK}
         groups_of = lambda group: [_card_code(c) for c in group]  # noqa: E731
         groups = [tuple(groups_of(g)) for g in self._group(own) if len(g) >= 3]
