@@ -1,0 +1,83 @@
+"""Wiener Rummy rendered: the held-out deck with jokers photographed, read by the recognizer through
+the table reader, tracked by the Wiener tracker, scored against the simulator's truth."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.simulate_wiener import simulate_wiener
+from engine.zones import default_zones
+from rummyref.pipeline import TableReader, make_calibrator
+from rummyref.render_game import GameRenderer
+from rummyref.wiener_replay import WienerFilm
+from vision.calibration import Calibration
+from vision.observation import CardObservation
+
+
+@pytest.fixture(scope="module")
+def recognizer():
+    from vision.recognizer import Recognizer
+
+    return Recognizer(threads=1)
+
+
+def test_the_start_of_a_rendered_round_commits_the_true_moves(recognizer) -> None:
+    game = simulate_wiener(2, players=4)
+    film = WienerFilm(recognizer, max_frames=70)
+    committed, asked = film.track(game)
+    plain = [e for e in committed if not e.needs_confirmation]
+    discards = [e for e in plain if e.kind == "discard"]
+    assert len(discards) >= 3, [e.describe() for e in committed]
+    # every move committed is the true one, in order: the right player, the right card
+    assert [e.key() for e in plain] == [e.key() for e in game.truth[:len(plain)]]
+    assert 0 < film.counts.recognized < film.counts.frames == 70  # settled still frames are not recognized
+
+
+def knock_action(game) -> int:
+    """The first frame of the knock's action (the hand over the table before the face-down discard)."""
+    frame = next(e.frame_id for e in game.truth if e.kind == "knock")
+    while game.frames[frame - 1].still:
+        frame -= 1
+    while not game.frames[frame - 1].still:
+        frame -= 1
+    return frame
+
+
+def test_the_layouts_of_a_rendered_round_with_jokers_are_read_and_never_settled_wrong(recognizer) -> None:
+    """Seed 3: Ann and Cleo lay out a joker each (the recognizer does not read this design's
+    jokers: the players are asked, and answer JK). The play before the knock goes in as simulated
+    readings; from the knock on the table is photographed and read."""
+    game = simulate_wiener(3, players=4)
+    film = WienerFilm(recognizer, read_from=knock_action(game))
+    committed, asked = film.track(game)
+    plain = [e for e in committed if not e.needs_confirmation and e.kind != "irregularity"]
+    assert [e.key() for e in plain] == [e.key() for e in game.truth[:len(plain)]]
+    assert any(e.kind == "knock" and e.player == "Cleo" for e in plain)
+    assert any(reply == "JK" for _, reply in asked)
+    end = [e for e in committed if e.kind == "hand_end"]
+    assert all(e.needs_confirmation or e.penalties == game.penalties for e in end)
+
+
+def test_joker_readings_reach_a_tracker_of_a_game_with_jokers() -> None:
+    zones = default_zones("wiener", 4, 100.0, 80.0)
+    calibration = Calibration.from_corners([(0, 0), (1000, 0), (1000, 800), (0, 800)], 100.0, 80.0)
+    joker = CardObservation("JK", 0.93, ((500.0, 700.0), (540.0, 760.0)), ((480, 690), (560, 690), (560, 770), (480, 770)))
+    with_jokers = TableReader(None, zones, make_calibrator((100.0, 80.0)), jokers=True)
+    gin_like = TableReader(None, zones, make_calibrator((100.0, 80.0)))
+    assert [(s.code, s.zone) for s in with_jokers.sightings([joker], calibration)] == [("JK", "seat0")]
+    assert [s.code for s in gin_like.sightings([joker], calibration)] == ["BACK"]
+
+
+def test_the_renderer_draws_jokers_from_the_designs_joker_faces() -> None:
+    from dataclasses import replace
+
+    from engine.simulate import Placed
+
+    renderer = GameRenderer(320, 240, (100.0, 80.0), seed=3, noise=0.0)
+    bare = renderer.render((), still=True).astype(int)
+    joker = renderer.render((Placed("JK", 50.0, 40.0, "seat0"),), still=True).astype(int)
+    x, y = renderer._project([(50.0, 40.0)])[0].astype(int)
+    assert abs(joker[y - 5:y + 5, x - 3:x + 3] - bare[y - 5:y + 5, x - 3:x + 3]).mean() > 40  # a white face on green felt
+    no_jokers = GameRenderer(320, 240, (100.0, 80.0), seed=3, deck=replace(renderer.deck, jokers=()))
+    with pytest.raises(ValueError, match="has no joker faces"):
+        no_jokers.render((Placed("JK", 50.0, 40.0, "seat0"),), still=True)
