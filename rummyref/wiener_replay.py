@@ -43,6 +43,11 @@ class FilmCounts:
     """Reading time only (markers, motion, recognizer, zones; rendering is not timed)."""
 
     def to_json(self) -> dict[str, Any]:
+        """The figures for the summary line.
+
+        >>> FilmCounts(frames=120, recognized=40, seconds=30.0).to_json()["read_fps"]
+        4.0
+        """
         return {"frames": self.frames, "recognized": self.recognized, "read_seconds": round(self.seconds, 1),
                 "read_fps": round(self.frames / self.seconds, 2) if self.seconds else None}
 
@@ -51,11 +56,15 @@ class WienerFilm:
     """Photographs and reads simulated Wiener rounds: :meth:`track` is a ``track`` for
     :func:`~rummyref.simulated_replay.replay_wiener`."""
 
-    def __init__(self, recognizer: Any, size: tuple[int, int] = (1280, 720), max_frames: int | None = None) -> None:
+    def __init__(self, recognizer: Any, size: tuple[int, int] = (1280, 720), max_frames: int | None = None,
+                 read_from: int = 0) -> None:
         self.recognizer = recognizer
         self.size = size
         self.max_frames = max_frames
-        """Read only the first this many frames of a round (tests; the round then has no result)."""
+        """Only the first this many frames of a round (tests; the round then has no result)."""
+        self.read_from = read_from
+        """Frames before this one reach the tracker with the simulator's readings, unphotographed
+        (tests: the layouts read by the recognizer without photographing the whole round)."""
         self.counts = FilmCounts()
 
     def frames(self, game: SimulatedRound, tracker: Any) -> Iterator[SimFrame]:
@@ -72,6 +81,8 @@ class WienerFilm:
         if len(shown) == len(game.frames):
             last = shown[-1]
             shown = shown + [replace(last, frame_id=last.frame_id + k) for k in range(1, LINGER_FRAMES + 1)]
+        yield from shown[:self.read_from]
+        shown = shown[self.read_from:]
         for frame, image in zip(shown, rendered_frames(shown, renderer)):
             start = time.perf_counter()
             reading = reader.read(frame.frame_id, image, tracker.needs_frames)
