@@ -1,6 +1,7 @@
 """Rendered Gin hands through the whole pipeline, against the simulator's truth (the acceptance run).
 
     python benchmarks/eval_replay.py [--hands 100] [--first 0] [--answer] [--jobs 2] [--size 1280x720] [--misses FILE]
+                                     [--learn-deck]
 
 The fixed set is seeds 0..99 (players Ann and Ben, the dealer drawn by each seed): by the
 simulator's truth 77 knocks, 10 gin hands, 12 undercuts and 1 no game, so it holds the
@@ -16,6 +17,10 @@ recognizer, tracker) and scored by :mod:`rummyref.simulated_replay`:
 - hands that asked the players (doubtful cards, conflicts, or no result);
 - with ``--answer`` the simulated players answer each question from the table, as they would on
   the dashboard; without it a question stays open and the hand ends without a result.
+
+With ``--learn-deck`` the players first teach the referee their deck, as ``rummyref learn-deck``
+does: two rendered photos of the guided layout of the replay's design (two rows each), learned
+once, then every hand is read with that deck.
 
 Prints one line per hand, then the figures, the reading speed (rendering not counted) and the
 wall time of the whole run.
@@ -37,12 +42,28 @@ from rummyref.simulated_replay import HandReplay, replay_gin, summary  # noqa: E
 ACCEPTANCE_SEEDS = range(100)
 
 
-def _one(job: tuple[int, tuple[int, int], bool]) -> HandReplay:
+def _one(job: tuple) -> HandReplay:
     import cv2
 
     cv2.setNumThreads(1)
-    seed, size, answer = job
-    return next(iter(replay_gin([seed], size, answer)))
+    seed, size, answer, deck = job
+    return next(iter(replay_gin([seed], size, answer, deck=deck)))
+
+
+def learned_deck(seed: int = 9):
+    """The replay design learned from two rendered layout photos (what the players would photograph)."""
+    import numpy as np
+
+    from vision.learn_deck import learn_deck
+    from vision.recognizer import Recognizer
+    from vision.synth.decks import HELDOUT_DESIGNS
+    from vision.train.layout import render_layout
+
+    rng = np.random.default_rng(seed)
+    design = HELDOUT_DESIGNS[0]  # the design GameRenderer photographs
+    photos = [(f"{design} rows {first + 1}-{first + 2}", render_layout(design, rng, rows=2, first_row=first))
+              for first in (0, 2)]
+    return learn_deck(Recognizer(threads=1), photos, "replay", progress=print)
 
 
 def main() -> None:
@@ -56,13 +77,19 @@ def main() -> None:
     parser.add_argument("--misses", type=Path, default=None,
                         help="write what the tracker committed and asked in each hand that does not agree "
                              "(one JSON line per hand) to this file")
+    parser.add_argument("--learn-deck", action="store_true",
+                        help="teach the referee the replay's deck first (two rendered layout photos)")
     args = parser.parse_args()
+    deck = None
+    if args.learn_deck:
+        with Pool(1) as learner:  # onnxruntime in this process would hang the forked workers below
+            deck = learner.apply(learned_deck)
     width, height = (int(v) for v in args.size.split("x"))
     seeds = list(range(args.first, args.first + args.hands))
     start = time.perf_counter()
     done: list[HandReplay] = []
     with Pool(args.jobs) as pool:
-        for hand in pool.imap(_one, [(seed, (width, height), args.answer) for seed in seeds]):
+        for hand in pool.imap(_one, [(seed, (width, height), args.answer, deck) for seed in seeds]):
             done.append(hand)
             print(json.dumps(hand.to_json()), flush=True)
             if args.misses is not None and not hand.agree:
@@ -73,7 +100,7 @@ def main() -> None:
     figures = summary(done)
     print(json.dumps(figures))
     print(f"hands {figures['hands']} (seeds {seeds[0]}..{seeds[-1]}: {figures['outcomes']}), {width}x{height}, "
-          f"players answer: {args.answer}")
+          f"players answer: {args.answer}, learned deck: {args.learn_deck}")
     print(f"results equal to the truth: {figures['agree']}/{figures['hands']} = {figures['agree_rate']:.1%}")
     print(f"wrong results committed: {figures['wrong_committed']}; hands without a result: {figures['no_result']}")
     print(f"hands that asked the players: {figures['hands_with_questions']} ({figures['questions']} questions, "

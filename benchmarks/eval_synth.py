@@ -5,7 +5,7 @@ blur, JPEG) with the deck designs the models never saw in training and prints
 precision and recall of card identities (see :mod:`vision.train.synth_eval`),
 overall and for the training designs as a comparison.
 
-    python benchmarks/eval_synth.py [--scenes 100] [--seed 5] [--designs heldout] [--model-dir DIR]
+    python benchmarks/eval_synth.py [--scenes 100] [--seed 5] [--designs heldout] [--design NAME] [--model-dir DIR]
 
 Readings below ``--min-confidence`` (default 0.5, as ``rummyref recognize``) are dropped.
 """
@@ -26,6 +26,9 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=5)
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--designs", choices=["heldout", "train", "both"], default="both")
+    parser.add_argument("--design", action="append", metavar="NAME",
+                        help="score only this design (repeatable), e.g. kde/jolly-royal: a design the "
+                             "models being compared have all never seen")
     parser.add_argument("--model-dir", type=Path, help="models to score (default: the shipped ones)")
     parser.add_argument("--min-confidence", type=float, default=0.5)
     args = parser.parse_args()
@@ -40,7 +43,10 @@ def main() -> int:
     recognizer = Recognizer(args.model_dir, threads=args.threads,
                             options=replace(RecognizerOptions(), min_confidence=args.min_confidence))
     groups = {"heldout": "heldout", "train": "train"}
-    for group in (["heldout", "train"] if args.designs == "both" else [args.designs]):
+    chosen = ["heldout", "train"] if args.designs == "both" else [args.designs]
+    if args.design:
+        groups, chosen = {"chosen": tuple(args.design)}, ["chosen"]
+    for group in chosen:
         scenes = render_scenes(args.seed, args.scenes, groups[group], kinds=False, cards=(12, 32), overlap=0.9)
         score, details = evaluate(recognizer, scenes)
         confusions: Counter = Counter()
@@ -49,7 +55,8 @@ def main() -> int:
                 confusions[f"read {code}"] += 1
             for code in truth.expected - set(predicted):
                 confusions[f"missed {code}"] += 1
-        names = ", ".join(HELDOUT_DESIGNS) if group == "heldout" else "training designs + procedural decks"
+        names = {"heldout": ", ".join(HELDOUT_DESIGNS), "train": "training designs + procedural decks"}.get(
+            group, ", ".join(args.design or ()))
         print(f"{group} designs ({names}): {args.scenes} scenes, overlap 0.9, 12-32 cards, "
               f"precision {score.precision:.4f} ({score.true_positives}/{score.predicted}), "
               f"recall {score.recall:.4f} ({score.true_positives}/{score.expected})")

@@ -172,11 +172,12 @@ def replay_rendered(hand: SimulatedHand, images: list[np.ndarray], recognizer: A
 
 
 def replay_gin(seeds: Iterable[int], size: tuple[int, int] = (1280, 720), answer: bool = False, threads: int = 1,
-               progress: Callable[[str], None] = lambda text: None) -> Iterable[HandReplay]:
-    """Replay the hands of ``seeds`` one by one (yielding each as it is done)."""
+               progress: Callable[[str], None] = lambda text: None, deck: Any = None) -> Iterable[HandReplay]:
+    """Replay the hands of ``seeds`` one by one (yielding each as it is done); ``deck`` is a learned
+    :class:`vision.decks.DeckProfile` of the rendered design (as the players would teach it before playing)."""
     from vision.recognizer import Recognizer
 
-    recognizer = Recognizer(threads=threads)
+    recognizer = Recognizer(threads=threads).with_deck(deck)
     zones = default_zones("gin", 2)
     for number, seed in enumerate(seeds, start=1):
         hand = simulate_hand(seed, zones=zones, players=PLAYERS)
