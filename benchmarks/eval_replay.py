@@ -1,7 +1,7 @@
 """Rendered Gin hands through the whole pipeline, against the simulator's truth (the acceptance run).
 
     python benchmarks/eval_replay.py [--hands 100] [--first 0] [--answer] [--jobs 2] [--size 1280x720] [--misses FILE]
-                                     [--learn-deck]
+                                     [--design NAME] [--model-dir DIR] [--learn-deck]
 
 The fixed set is seeds 0..99 (players Ann and Ben, the dealer drawn by each seed): by the
 simulator's truth 77 knocks, 10 gin hands, 12 undercuts and 1 no game, so it holds the
@@ -46,24 +46,22 @@ def _one(job: tuple) -> HandReplay:
     import cv2
 
     cv2.setNumThreads(1)
-    seed, size, answer, deck = job
-    return next(iter(replay_gin([seed], size, answer, deck=deck)))
+    seed, size, answer, deck, design, model_dir = job
+    return next(iter(replay_gin([seed], size, answer, deck=deck, design=design, model_dir=model_dir)))
 
 
-def learned_deck(seed: int = 9):
-    """The replay design learned from two rendered layout photos (what the players would photograph)."""
+def learned_deck(design: str, model_dir: Path | None, seed: int = 9):
+    """``design`` learned from two rendered layout photos (what the players would photograph)."""
     import numpy as np
 
     from vision.learn_deck import learn_deck
     from vision.recognizer import Recognizer
-    from vision.synth.decks import HELDOUT_DESIGNS
     from vision.train.layout import render_layout
 
     rng = np.random.default_rng(seed)
-    design = HELDOUT_DESIGNS[0]  # the design GameRenderer photographs
     photos = [(f"{design} rows {first + 1}-{first + 2}", render_layout(design, rng, rows=2, first_row=first))
               for first in (0, 2)]
-    return learn_deck(Recognizer(threads=1), photos, "replay", progress=print)
+    return learn_deck(Recognizer(model_dir, threads=1), photos, "replay", progress=print)
 
 
 def main() -> None:
@@ -77,19 +75,26 @@ def main() -> None:
     parser.add_argument("--misses", type=Path, default=None,
                         help="write what the tracker committed and asked in each hand that does not agree "
                              "(one JSON line per hand) to this file")
+    parser.add_argument("--design", default=None,
+                        help="deck design the hands are photographed with (default: the first held-out design, "
+                             "gnome/plastic)")
+    parser.add_argument("--model-dir", type=Path, default=None, help="models to read with (default: the shipped ones)")
     parser.add_argument("--learn-deck", action="store_true",
                         help="teach the referee the replay's deck first (two rendered layout photos)")
     args = parser.parse_args()
+    from vision.synth.decks import HELDOUT_DESIGNS
+
+    design = args.design or HELDOUT_DESIGNS[0]
     deck = None
     if args.learn_deck:
         with Pool(1) as learner:  # onnxruntime in this process would hang the forked workers below
-            deck = learner.apply(learned_deck)
+            deck = learner.apply(learned_deck, (design, args.model_dir))
     width, height = (int(v) for v in args.size.split("x"))
     seeds = list(range(args.first, args.first + args.hands))
     start = time.perf_counter()
     done: list[HandReplay] = []
     with Pool(args.jobs) as pool:
-        for hand in pool.imap(_one, [(seed, (width, height), args.answer, deck) for seed in seeds]):
+        for hand in pool.imap(_one, [(seed, (width, height), args.answer, deck, design, args.model_dir) for seed in seeds]):
             done.append(hand)
             print(json.dumps(hand.to_json()), flush=True)
             if args.misses is not None and not hand.agree:
@@ -100,7 +105,7 @@ def main() -> None:
     figures = summary(done)
     print(json.dumps(figures))
     print(f"hands {figures['hands']} (seeds {seeds[0]}..{seeds[-1]}: {figures['outcomes']}), {width}x{height}, "
-          f"players answer: {args.answer}, learned deck: {args.learn_deck}")
+          f"design {design}, players answer: {args.answer}, learned deck: {args.learn_deck}")
     print(f"results equal to the truth: {figures['agree']}/{figures['hands']} = {figures['agree_rate']:.1%}")
     print(f"wrong results committed: {figures['wrong_committed']}; hands without a result: {figures['no_result']}")
     print(f"hands that asked the players: {figures['hands_with_questions']} ({figures['questions']} questions, "

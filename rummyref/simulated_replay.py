@@ -124,12 +124,13 @@ def summary(replays: Iterable[HandReplay]) -> dict[str, Any]:
 
 
 def replay_gin_hand(hand: SimulatedHand, recognizer: Any, zones: ZoneMap, size: tuple[int, int] = (1280, 720),
-                    answer: bool = False) -> HandReplay:
-    """Render ``hand`` and run it through reader and tracker; the render is not timed."""
+                    answer: bool = False, design: str | None = None) -> HandReplay:
+    """Render ``hand`` (with ``design``, default the first held-out design) and run it through reader
+    and tracker; the render is not timed."""
     from rummyref.render_game import GameRenderer, render_hand
 
     images: list[np.ndarray] = []
-    render_hand(hand, GameRenderer(*size, (zones.width, zones.height), seed=hand.seed), images.append)
+    render_hand(hand, GameRenderer(*size, (zones.width, zones.height), design=design, seed=hand.seed), images.append)
     return replay_rendered(hand, images, recognizer, zones, answer)
 
 
@@ -172,17 +173,20 @@ def replay_rendered(hand: SimulatedHand, images: list[np.ndarray], recognizer: A
 
 
 def replay_gin(seeds: Iterable[int], size: tuple[int, int] = (1280, 720), answer: bool = False, threads: int = 1,
-               progress: Callable[[str], None] = lambda text: None, deck: Any = None) -> Iterable[HandReplay]:
-    """Replay the hands of ``seeds`` one by one (yielding each as it is done); ``deck`` is a learned
-    :class:`vision.decks.DeckProfile` of the rendered design (as the players would teach it before playing)."""
+               progress: Callable[[str], None] = lambda text: None, deck: Any = None, design: str | None = None,
+               model_dir: Any = None) -> Iterable[HandReplay]:
+    """Replay the hands of ``seeds`` one by one (yielding each as it is done), photographed with
+    ``design`` (default the first held-out design), read with the models in ``model_dir`` (default
+    the shipped ones); ``deck`` is a learned :class:`vision.decks.DeckProfile` of that design (as the
+    players would teach it before playing)."""
     from vision.recognizer import Recognizer
 
-    recognizer = Recognizer(threads=threads).with_deck(deck)
+    recognizer = Recognizer(model_dir, threads=threads).with_deck(deck)
     zones = default_zones("gin", 2)
     for number, seed in enumerate(seeds, start=1):
         hand = simulate_hand(seed, zones=zones, players=PLAYERS)
         progress(f"hand {number} (seed {seed}, {hand.outcome}, {len(hand.frames)} frames): rendering and reading")
-        yield replay_gin_hand(hand, recognizer, zones, size, answer)
+        yield replay_gin_hand(hand, recognizer, zones, size, answer, design)
 
 
 def replay_tiles(seeds: Iterable[int], turns: int = 30, players: int = 4, answer: bool = True,
