@@ -58,6 +58,11 @@ OPEN_COUNT = 6.0
 MAX_ROW = 13 * ASPECT_RANGE[1] + 0.5
 UNEXPLAINED = 0.35
 """A face-coloured patch this big (in tile faces) that no rectangle explains may be a missed tile."""
+CONTRAST = 10.0
+"""The contrast look (:func:`contrast_rects`): a face is at least this much lighter (Lab
+lightness, 0..255) than the mean of its surroundings ..."""
+SURROUNDINGS = 3.0
+"""... an area this many tile heights wide."""
 SEAMS = 3.0
 """A row of touching tiles has seams at least this much darker (grey levels) than its faces."""
 BEVEL = 0.035
@@ -358,6 +363,11 @@ class Blob:
     across: float
     counts: tuple[int, ...]
     number: int
+    second_look: bool = False
+    """Found by the contrast look (:func:`contrast_rects`), not by the face colour."""
+    vouches: tuple[tuple[float, float], ...] = ()
+    """Centres of face-coloured patches (frame pixels) that only this blob explains: signs of a
+    missed tile for as long as the blob's tiles are not all read (see :func:`contrast_rects`)."""
 
     def cut(self, n: int) -> list[TileCandidate]:
         """The ``n`` tiles of the blob: a lone tile stands along the long side, a row's tiles
@@ -396,29 +406,90 @@ def find_layout(frame: np.ndarray, min_height: float = 12.0, alternatives: int =
     small = cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else frame
     min_area = (min_height * scale) ** 2 * 0.5
     rects, mask, loose = face_rects(small, min_area)
+    second_look = False
+    if not rects:
+        # No face colour explains a tile (faces and table alike in colour): tiles lighter than
+        # their surroundings, of one size, are all there is to go by.
+        mask = lighter_mask(small)
+        rects = _one_size(_rect_blobs(mask, min_area))
+        second_look = True
     lone = [min(r[1]) / max(r[1]) for r in rects if ASPECT_RANGE[0] <= min(r[1]) / max(r[1]) <= ASPECT_RANGE[1]]
     aspect = float(np.median(lone)) if len(lone) >= 3 else 0.74
-    blobs = []
-    for number, rect in enumerate(rects):
-        (cx, cy), (w, h), deg = rect
-        length, across = max(w, h), min(w, h)
-        if min(length, across / ASPECT_RANGE[1]) < min_height * scale:
-            continue
-        ratio = length / across
-        if ratio < 1.25:
-            counts: list[int] = [1]     # a lone tile, taller than wide
-        elif ratio < 1.6:               # a lone tile or two side by side: the nearer aspect first
-            counts = sorted((1, 2), key=lambda n: abs((1 / ratio if n == 1 else ratio / 2) - aspect))[:alternatives]
-        else:
-            counts = _ranked_counts(_seam_profile(small, rect), across, aspect)[:alternatives]
-        axis = math.radians(deg) if w >= h else math.radians(deg + 90)
-        blobs.append(Blob(cx / scale, cy / scale, axis, length / scale, across / scale, tuple(counts), number))
+    blobs = [_blob(small, rect, scale, aspect, alternatives, number, second_look) for number, rect in enumerate(rects)
+             if min(max(rect[1]), min(rect[1]) / ASPECT_RANGE[1]) >= min_height * scale]
     unexplained: list[tuple[float, float]] = []
     if mask is not None and blobs:
         height = float(np.median([b.across if b.counts[0] > 1 else b.length for b in blobs])) * scale
         unexplained = [(x / scale, y / scale) for x, y in _unexplained(mask, rects, height, aspect)]
         # A tile or a row of them in a dark corner or under glare shows in the looser look only.
         unexplained += [(r[0][0] / scale, r[0][1] / scale) for r in loose if _tile_sized(r, height, aspect)]
+        for rect in ([] if second_look else contrast_rects(small, rects, height, aspect, min_area)):
+            # A patch this blob explains stays a doubt until its tiles are read (a glare
+            # spot can be tile-shaped too): the reader puts it back where they are not.
+            corners = cv2.boxPoints(rect) / scale
+            vouches = tuple(p for p in unexplained if cv2.pointPolygonTest(corners, p, False) >= 0)
+            unexplained = [p for p in unexplained if p not in vouches]
+            blobs.append(_blob(small, rect, scale, aspect, alternatives, len(rects) + len(blobs), True, vouches))
+    return Layout(blobs, aspect, unexplained)
+
+
+def contrast_rects(small: np.ndarray, rects: list, height: float, aspect: float, min_area: float) -> list:
+    """Tile- or row-shaped rectangles of a scaled BGR frame that are lighter than their
+    surroundings and that none of ``rects`` (the face colour's) covers: faces whose colour
+    the table shares (a pink cloth under warm light) or that a shadow or glare tints. Only
+    the shapes of this frame's tiles (``height``, width / height ``aspect``) count.
+
+    >>> frame = np.full((200, 300, 3), (90, 110, 200), np.uint8)      # a pink cloth
+    >>> _ = cv2.rectangle(frame, (100, 80), (128, 120), (150, 165, 235), -1)   # a pink-lit tile
+    >>> [(round(c[0]), round(c[1])) for c, size, _ in contrast_rects(frame, [], 41, 0.72, 50)]
+    [(115, 101)]
+    """
+    covered = cv2.dilate(_covered(small.shape, rects), np.ones((3, 3), np.uint8))
+    # Where the face colour found part of a row, the rest of it is a blob of its own.
+    lighter = lighter_mask(small, height) & ~covered
+    return [r for r in _rect_blobs(lighter, min_area, height * aspect)
+            if _tile_sized(r, height, aspect) and _share_inside(covered, r) < 0.2]
+
+
+def lighter_mask(small: np.ndarray, height: float | None = None) -> np.ndarray:
+    """Pixels (uint8 0/255) of a scaled BGR frame at least :data:`CONTRAST` lighter than their
+    surroundings, :data:`SURROUNDINGS` tile ``height`` wide (without a height: a tenth of the frame)."""
+    light = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)[:, :, 0]
+    side = int(SURROUNDINGS * height if height else max(small.shape[:2]) / 10) | 1
+    background = cv2.blur(light, (side, side)).astype(np.int16)
+    lighter = ((light.astype(np.int16) - background) > CONTRAST).astype(np.uint8) * 255
+    lighter = cv2.morphologyEx(lighter, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+    return cv2.morphologyEx(lighter, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+
+
+def _one_size(rects: list) -> list:
+    """The rectangles whose short side is near the typical one (rows and lone tiles of one set),
+    when at least three agree; none otherwise (a few light patches of a table are no tiles).
+
+    >>> [size for _, size, _ in _one_size([((0, 0), (30, 40), 0), ((0, 0), (90, 40), 0), ((0, 0), (31, 42), 0), ((0, 0), (9, 80), 0)])]
+    [(30, 40), (90, 40), (31, 42)]
+    """
+    if len(rects) < 3:
+        return []
+    typical = float(np.median([min(size) for _, size, _ in rects]))
+    kept = [r for r in rects if 0.7 * typical <= min(r[1]) <= 1.4 * typical]
+    return kept if len(kept) >= 3 else []
+
+
+def _blob(small: np.ndarray, rect, scale: float, aspect: float, alternatives: int, number: int,
+          second_look: bool = False, vouches: tuple[tuple[float, float], ...] = ()) -> Blob:
+    """The blob of a rectangle of the scaled frame ``small`` (frame pixels), with its likeliest counts."""
+    (cx, cy), (w, h), deg = rect
+    length, across = max(w, h), min(w, h)
+    ratio = length / across
+    if ratio < 1.25:
+        counts: list[int] = [1]     # a lone tile, taller than wide
+    elif ratio < 1.6:               # a lone tile or two side by side: the nearer aspect first
+        counts = sorted((1, 2), key=lambda n: abs((1 / ratio if n == 1 else ratio / 2) - aspect))[:alternatives]
+    else:
+        counts = _ranked_counts(_seam_profile(small, rect), across, aspect)[:alternatives]
+    axis = math.radians(deg) if w >= h else math.radians(deg + 90)
+    return Blob(cx / scale, cy / scale, axis, length / scale, across / scale, tuple(counts), number, second_look, vouches)
     return Layout(blobs, aspect, unexplained)
 
 
