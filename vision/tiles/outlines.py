@@ -63,6 +63,8 @@ CONTRAST = 10.0
 lightness, 0..255) than the mean of its surroundings ..."""
 SURROUNDINGS = 3.0
 """... an area this many tile heights wide."""
+LIGHTER_SHARE = 0.3
+"""A face-coloured patch no tile explains is a doubt only where this much of it is lighter than its surroundings."""
 SEAMS = 3.0
 """A row of touching tiles has seams at least this much darker (grey levels) than its faces."""
 BEVEL = 0.035
@@ -237,19 +239,26 @@ def _explained_share(mask: np.ndarray, rects: list) -> float:
     return float(np.count_nonzero(mask & _covered(mask.shape, rects)) / max(1, np.count_nonzero(mask)))
 
 
-def _unexplained(mask: np.ndarray, rects: list, height: float, aspect: float) -> list[tuple[float, float]]:
+def _unexplained(mask: np.ndarray, rects: list, height: float, aspect: float,
+                 lighter: np.ndarray | None = None) -> list[tuple[float, float]]:
     """Centres of face-coloured patches, each about as big as a tile face, that no accepted
     rectangle explains: a tile the finder may have missed (merged with glare or the table,
-    split by its own ink). Thin slivers along the rectangles' edges are opened away."""
+    split by its own ink). Thin slivers along the rectangles' edges are opened away. With
+    ``lighter`` (:func:`lighter_mask`), a patch must be lighter than its surroundings in at least
+    :data:`LIGHTER_SHARE` of its pixels: a tile face is, a face-coloured part of the table's
+    pattern (a stripe, a blot) mostly is not."""
     covered = _covered(mask.shape, rects)
     grow = max(3, int(round(height * 0.15)) | 1)
     left = mask & ~cv2.dilate(covered, np.ones((grow, grow), np.uint8))
     size = max(3, int(round(height * aspect * 0.45)))
     left = cv2.morphologyEx(left, cv2.MORPH_OPEN, np.ones((size, size), np.uint8))
-    count, _, stats, centres = cv2.connectedComponentsWithStats(left)
+    count, labels, stats, centres = cv2.connectedComponentsWithStats(left)
     tile_area = height * height * aspect
+    share = np.ones(count)
+    if lighter is not None:
+        share = np.bincount(labels.ravel(), lighter.ravel() > 0, count) / np.maximum(stats[:, cv2.CC_STAT_AREA], 1)
     return [(float(centres[k][0]), float(centres[k][1])) for k in range(1, count)
-            if stats[k, cv2.CC_STAT_AREA] >= UNEXPLAINED * tile_area]
+            if stats[k, cv2.CC_STAT_AREA] >= UNEXPLAINED * tile_area and share[k] >= LIGHTER_SHARE]
 
 
 def _rect_blobs(mask: np.ndarray, min_area: float, width: float | None = None, stricter=None) -> list:
@@ -420,10 +429,11 @@ def find_layout(frame: np.ndarray, min_height: float = 12.0, alternatives: int =
     unexplained: list[tuple[float, float]] = []
     if mask is not None and blobs:
         height = float(np.median([b.across if b.counts[0] > 1 else b.length for b in blobs])) * scale
-        unexplained = [(x / scale, y / scale) for x, y in _unexplained(mask, rects, height, aspect)]
+        lighter = lighter_mask(small, height)
+        unexplained = [(x / scale, y / scale) for x, y in _unexplained(mask, rects, height, aspect, lighter)]
         # A tile or a row of them in a dark corner or under glare shows in the looser look only.
         unexplained += [(r[0][0] / scale, r[0][1] / scale) for r in loose if _tile_sized(r, height, aspect)]
-        for rect in ([] if second_look else contrast_rects(small, rects, height, aspect, min_area)):
+        for rect in ([] if second_look else contrast_rects(small, lighter, rects, height, aspect, min_area)):
             # A patch this blob explains stays a doubt until its tiles are read (a glare
             # spot can be tile-shaped too): the reader puts it back where they are not.
             corners = cv2.boxPoints(rect) / scale
@@ -433,20 +443,20 @@ def find_layout(frame: np.ndarray, min_height: float = 12.0, alternatives: int =
     return Layout(blobs, aspect, unexplained)
 
 
-def contrast_rects(small: np.ndarray, rects: list, height: float, aspect: float, min_area: float) -> list:
+def contrast_rects(small: np.ndarray, lighter: np.ndarray, rects: list, height: float, aspect: float, min_area: float) -> list:
     """Tile- or row-shaped rectangles of a scaled BGR frame that are lighter than their
-    surroundings and that none of ``rects`` (the face colour's) covers: faces whose colour
+    surroundings (``lighter``: its :func:`lighter_mask`) and that none of ``rects`` (the face colour's) covers: faces whose colour
     the table shares (a pink cloth under warm light) or that a shadow or glare tints. Only
     the shapes of this frame's tiles (``height``, width / height ``aspect``) count.
 
     >>> frame = np.full((200, 300, 3), (90, 110, 200), np.uint8)      # a pink cloth
     >>> _ = cv2.rectangle(frame, (100, 80), (128, 120), (150, 165, 235), -1)   # a pink-lit tile
-    >>> [(round(c[0]), round(c[1])) for c, size, _ in contrast_rects(frame, [], 41, 0.72, 50)]
+    >>> [(round(c[0]), round(c[1])) for c, size, _ in contrast_rects(frame, lighter_mask(frame, 41), [], 41, 0.72, 50)]
     [(115, 101)]
     """
     covered = cv2.dilate(_covered(small.shape, rects), np.ones((3, 3), np.uint8))
     # Where the face colour found part of a row, the rest of it is a blob of its own.
-    lighter = lighter_mask(small, height) & ~covered
+    lighter = lighter & ~covered
     return [r for r in _rect_blobs(lighter, min_area, height * aspect)
             if _tile_sized(r, height, aspect) and _share_inside(covered, r) < 0.2]
 
