@@ -167,13 +167,16 @@ def _seamed_count(small: np.ndarray, rects: list) -> float:
     return count
 
 
-def face_rects(small: np.ndarray, min_area: float) -> tuple[list, np.ndarray | None, list]:
+def face_rects(small: np.ndarray, min_area: float,
+               lab: np.ndarray | None = None) -> tuple[list, np.ndarray | None, list]:
     """The tile-shaped rectangles of a scaled BGR frame, under the face-colour guess that
     explains the most tiles of one size -- so warm or cold light, cream or white faces and glare
     need no setting -- that guess's face mask (None when no guess was plausible), and the
     rectangles of a looser look at that colour (more shade, more colour cast) that the first
     ones do not explain: faces in a dark corner or under glare that may be missed tiles."""
-    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32) - np.float32([0, 128, 128])
+    if lab is None:
+        lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
+    lab = lab.astype(np.float32) - np.float32([0, 128, 128])
     lighter_than, light_97 = np.percentile(lab[:, :, 0], (60, 97))
     nearby = lightest_nearby(lab[:, :, 0])
     looks = []
@@ -409,17 +412,19 @@ def find_blobs(frame: np.ndarray, min_height: float = 12.0, alternatives: int = 
     return find_layout(frame, min_height, alternatives).blobs
 
 
-def find_layout(frame: np.ndarray, min_height: float = 12.0, alternatives: int = 2) -> Layout:
-    """The blobs of a BGR frame (see :func:`find_blobs`) and what they leave unexplained."""
+def find_layout(frame: np.ndarray, min_height: float = 12.0, alternatives: int = 2, contrast: bool = True) -> Layout:
+    """The blobs of a BGR frame (see :func:`find_blobs`) and what they leave unexplained;
+    ``contrast=False`` leaves out the contrast look (:func:`contrast_rects`; to measure its cost)."""
     scale = min(1.0, WORK_SIDE / max(frame.shape[:2]))
     small = cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else frame
     min_area = (min_height * scale) ** 2 * 0.5
-    rects, mask, loose = face_rects(small, min_area)
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
+    rects, mask, loose = face_rects(small, min_area, lab)
     second_look = False
-    if not rects:
+    if not rects and contrast:
         # No face colour explains a tile (faces and table alike in colour): tiles lighter than
         # their surroundings, of one size, are all there is to go by.
-        mask = lighter_mask(small)
+        mask = lighter_mask(lab[:, :, 0])
         rects = _one_size(_rect_blobs(mask, min_area))
         second_look = True
     lone = [min(r[1]) / max(r[1]) for r in rects if ASPECT_RANGE[0] <= min(r[1]) / max(r[1]) <= ASPECT_RANGE[1]]
@@ -429,11 +434,12 @@ def find_layout(frame: np.ndarray, min_height: float = 12.0, alternatives: int =
     unexplained: list[tuple[float, float]] = []
     if mask is not None and blobs:
         height = float(np.median([b.across if b.counts[0] > 1 else b.length for b in blobs])) * scale
-        lighter = lighter_mask(small, height)
+        lighter = lighter_mask(lab[:, :, 0], height) if contrast else None
         unexplained = [(x / scale, y / scale) for x, y in _unexplained(mask, rects, height, aspect, lighter)]
         # A tile or a row of them in a dark corner or under glare shows in the looser look only.
         unexplained += [(r[0][0] / scale, r[0][1] / scale) for r in loose if _tile_sized(r, height, aspect)]
-        for rect in ([] if second_look else contrast_rects(small, lighter, rects, height, aspect, min_area)):
+        found = [] if second_look or lighter is None else contrast_rects(small, lighter, rects, height, aspect, min_area)
+        for rect in found:
             # A patch this blob explains stays a doubt until its tiles are read (a glare
             # spot can be tile-shaped too): the reader puts it back where they are not.
             corners = cv2.boxPoints(rect) / scale
@@ -443,29 +449,30 @@ def find_layout(frame: np.ndarray, min_height: float = 12.0, alternatives: int =
     return Layout(blobs, aspect, unexplained)
 
 
-def contrast_rects(small: np.ndarray, lighter: np.ndarray, rects: list, height: float, aspect: float, min_area: float) -> list:
+def contrast_rects(small: np.ndarray, lighter: np.ndarray, rects: list, height: float, aspect: float,
+                   min_area: float) -> list:
     """Tile- or row-shaped rectangles of a scaled BGR frame that are lighter than their
-    surroundings (``lighter``: its :func:`lighter_mask`) and that none of ``rects`` (the face colour's) covers: faces whose colour
-    the table shares (a pink cloth under warm light) or that a shadow or glare tints. Only
-    the shapes of this frame's tiles (``height``, width / height ``aspect``) count.
+    surroundings (``lighter``: its :func:`lighter_mask`) and that none of ``rects`` (the face
+    colour's) covers: faces whose colour the table shares (a pink cloth under warm light) or
+    that a shadow or glare tints; where the face colour found part of a row, the rest of it.
+    Only the shapes of this frame's tiles (``height``, width / height ``aspect``) count.
 
     >>> frame = np.full((200, 300, 3), (90, 110, 200), np.uint8)      # a pink cloth
     >>> _ = cv2.rectangle(frame, (100, 80), (128, 120), (150, 165, 235), -1)   # a pink-lit tile
-    >>> [(round(c[0]), round(c[1])) for c, size, _ in contrast_rects(frame, lighter_mask(frame, 41), [], 41, 0.72, 50)]
+    >>> lighter = lighter_mask(cv2.cvtColor(frame, cv2.COLOR_BGR2LAB)[:, :, 0], 41)
+    >>> [(round(c[0]), round(c[1])) for c, size, _ in contrast_rects(frame, lighter, [], 41, 0.72, 50)]
     [(115, 101)]
     """
     covered = cv2.dilate(_covered(small.shape, rects), np.ones((3, 3), np.uint8))
-    # Where the face colour found part of a row, the rest of it is a blob of its own.
-    lighter = lighter & ~covered
+    lighter = lighter & ~covered        # the rest of a row the face colour found part of: a blob of its own
     return [r for r in _rect_blobs(lighter, min_area, height * aspect)
             if _tile_sized(r, height, aspect) and _share_inside(covered, r) < 0.2]
 
 
-def lighter_mask(small: np.ndarray, height: float | None = None) -> np.ndarray:
-    """Pixels (uint8 0/255) of a scaled BGR frame at least :data:`CONTRAST` lighter than their
+def lighter_mask(light: np.ndarray, height: float | None = None) -> np.ndarray:
+    """Pixels (uint8 0/255) of a lightness image (uint8, Lab L) at least :data:`CONTRAST` lighter than their
     surroundings, :data:`SURROUNDINGS` tile ``height`` wide (without a height: a tenth of the frame)."""
-    light = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)[:, :, 0]
-    side = int(SURROUNDINGS * height if height else max(small.shape[:2]) / 10) | 1
+    side = int(SURROUNDINGS * height if height else max(light.shape) / 10) | 1
     background = cv2.blur(light, (side, side)).astype(np.int16)
     lighter = ((light.astype(np.int16) - background) > CONTRAST).astype(np.uint8) * 255
     lighter = cv2.morphologyEx(lighter, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
@@ -476,7 +483,8 @@ def _one_size(rects: list) -> list:
     """The rectangles whose short side is near the typical one (rows and lone tiles of one set),
     when at least three agree; none otherwise (a few light patches of a table are no tiles).
 
-    >>> [size for _, size, _ in _one_size([((0, 0), (30, 40), 0), ((0, 0), (90, 40), 0), ((0, 0), (31, 42), 0), ((0, 0), (9, 80), 0)])]
+    >>> rects = [((0, 0), (30, 40), 0), ((0, 0), (90, 40), 0), ((0, 0), (31, 42), 0), ((0, 0), (9, 80), 0)]
+    >>> [size for _, size, _ in _one_size(rects)]
     [(30, 40), (90, 40), (31, 42)]
     """
     if len(rects) < 3:
