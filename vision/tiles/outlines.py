@@ -61,6 +61,8 @@ UNEXPLAINED = 0.35
 CONTRAST = 10.0
 """The contrast look (:func:`contrast_rects`): a face is at least this much lighter (Lab
 lightness, 0..255) than the mean of its surroundings ..."""
+GLARE_CONTRAST = 40.0
+"""... and a second time at this bar (tiles under glare stand out from its halo only so)."""
 SURROUNDINGS = 3.0
 """... an area this many tile heights wide."""
 LIGHTER_SHARE = 0.3
@@ -438,7 +440,12 @@ def find_layout(frame: np.ndarray, min_height: float = 12.0, alternatives: int =
         unexplained = [(x / scale, y / scale) for x, y in _unexplained(mask, rects, height, aspect, lighter)]
         # A tile or a row of them in a dark corner or under glare shows in the looser look only.
         unexplained += [(r[0][0] / scale, r[0][1] / scale) for r in loose if _tile_sized(r, height, aspect)]
-        found = [] if second_look or lighter is None else contrast_rects(small, lighter, rects, height, aspect, min_area)
+        found = []
+        if not second_look and lighter is not None:
+            found = contrast_rects(small, lighter, rects, height, aspect, min_area)
+            # Tiles washed out by glare merge with its halo unless the bar is much higher.
+            found += contrast_rects(small, lighter_mask(lab[:, :, 0], height, GLARE_CONTRAST), rects + found, height,
+                                    aspect, min_area)
         for rect in found:
             # A patch this blob explains stays a doubt until its tiles are read (a glare
             # spot can be tile-shaped too): the reader puts it back where they are not.
@@ -469,12 +476,12 @@ def contrast_rects(small: np.ndarray, lighter: np.ndarray, rects: list, height: 
             if _tile_sized(r, height, aspect) and _share_inside(covered, r) < 0.2]
 
 
-def lighter_mask(light: np.ndarray, height: float | None = None) -> np.ndarray:
-    """Pixels (uint8 0/255) of a lightness image (uint8, Lab L) at least :data:`CONTRAST` lighter than their
+def lighter_mask(light: np.ndarray, height: float | None = None, contrast: float = CONTRAST) -> np.ndarray:
+    """Pixels (uint8 0/255) of a lightness image (uint8, Lab L) at least ``contrast`` lighter than their
     surroundings, :data:`SURROUNDINGS` tile ``height`` wide (without a height: a tenth of the frame)."""
     side = int(SURROUNDINGS * height if height else max(light.shape) / 10) | 1
     background = cv2.blur(light, (side, side)).astype(np.int16)
-    lighter = ((light.astype(np.int16) - background) > CONTRAST).astype(np.uint8) * 255
+    lighter = ((light.astype(np.int16) - background) > contrast).astype(np.uint8) * 255
     lighter = cv2.morphologyEx(lighter, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
     return cv2.morphologyEx(lighter, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
 
