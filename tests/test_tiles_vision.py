@@ -236,3 +236,16 @@ def test_learn_tiles_rejects_a_photo_that_is_not_the_layout(tmp_path, monkeypatc
     cv2.imwrite(str(photo), render_tile_scene(np.random.default_rng(2), TileSceneParams(rows=(1, 1), scattered=(0, 0), **CLEAN)).image)
     assert main(["learn-tiles", str(photo)]) == 2
     assert "expected whole rows of 13" in capsys.readouterr().err
+
+
+def test_an_empty_wooden_table_is_no_tile_found_and_nothing_else(reader):
+    """An empty wooden table of the replay (seed 0, frame 11) whose grain the contrast look
+    takes for tiles of one size when no face colour explains any; nothing is read there, so
+    the reading is that of an empty table, without a doubt about patches of the grain."""
+    from vision.synth.tile_table import TableCamera, TableLook, render_table
+
+    camera = TableCamera.overhead(1280, 960)
+    look = TableLook.random(np.random.default_rng([0, 0]), camera)
+    image = render_table(np.random.default_rng([0, 1, 11]), camera, look, ()).image
+    assert find_layout(image).contrast_only
+    assert reader.read(image).doubts == ("no tile found",)

@@ -407,6 +407,9 @@ class Layout:
     blobs: list[Blob]
     aspect: float
     unexplained: list[tuple[float, float]]
+    contrast_only: bool = False
+    """No face colour explained a tile: the blobs are the contrast look's alone (and the
+    patches are those lighter than their surroundings, where the table's grain is too)."""
 
 
 def find_blobs(frame: np.ndarray, min_height: float = 12.0, alternatives: int = 2) -> list[Blob]:
@@ -453,7 +456,7 @@ def find_layout(frame: np.ndarray, min_height: float = 12.0, alternatives: int =
             vouches = tuple(p for p in unexplained if cv2.pointPolygonTest(corners, p, False) >= 0)
             unexplained = [p for p in unexplained if p not in vouches]
             blobs.append(_blob(small, rect, scale, aspect, alternatives, len(rects) + len(blobs), True, vouches))
-    return Layout(blobs, aspect, unexplained)
+    return Layout(blobs, aspect, unexplained, second_look)
 
 
 def contrast_rects(small: np.ndarray, lighter: np.ndarray, rects: list, height: float, aspect: float,
@@ -515,7 +518,6 @@ def _blob(small: np.ndarray, rect, scale: float, aspect: float, alternatives: in
         counts = _ranked_counts(_seam_profile(small, rect), across, aspect)[:alternatives]
     axis = math.radians(deg) if w >= h else math.radians(deg + 90)
     return Blob(cx / scale, cy / scale, axis, length / scale, across / scale, tuple(counts), number, second_look, vouches)
-    return Layout(blobs, aspect, unexplained)
 
 
 def _tile_sized(rect, height: float, aspect: float) -> bool:

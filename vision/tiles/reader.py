@@ -241,6 +241,8 @@ class TileReader:
         if hand_share(frame, ignore=[np.array(o.outline) for o in observations]) > RESTING_HAND_SHARE:
             doubts.append("a hand covers part of the table")
         if not observations:
+            if layout.contrast_only:    # light patches of the table's grain, nothing to tell from an empty table
+                return TableReading((), ("no tile found",))
             doubts.append("no tile found")
         return TableReading(_renumber(observations), tuple(doubts))
 
