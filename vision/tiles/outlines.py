@@ -61,6 +61,8 @@ UNEXPLAINED = 0.35
 CONTRAST = 10.0
 """The contrast look (:func:`contrast_rects`): a face is at least this much lighter (Lab
 lightness, 0..255) than the mean of its surroundings ..."""
+FACE_CHROMA = 25.0
+"""A contrast-look blob this colourless (Lab chroma) may be a tile face whatever the table (see :func:`_colourless`)."""
 GLARE_CONTRAST = 40.0
 """... and a second time at this bar (tiles under glare stand out from its halo only so)."""
 SURROUNDINGS = 3.0
@@ -475,8 +477,30 @@ def contrast_rects(small: np.ndarray, lighter: np.ndarray, rects: list, height: 
     """
     covered = cv2.dilate(_covered(small.shape, rects), np.ones((3, 3), np.uint8))
     lighter = lighter & ~covered        # the rest of a row the face colour found part of: a blob of its own
-    return [r for r in _rect_blobs(lighter, min_area, height * aspect)
-            if _tile_sized(r, height, aspect) and _share_inside(covered, r) < 0.2]
+    shaped = [r for r in _rect_blobs(lighter, min_area, height * aspect)
+              if _tile_sized(r, height, aspect) and _share_inside(covered, r) < 0.2]
+    if not shaped:
+        return []
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
+    chroma = np.hypot(lab[:, :, 1] - 128, lab[:, :, 2] - 128)
+    return [r for r in shaped if _colourless(chroma, r)]
+
+
+def _colourless(chroma: np.ndarray, rect) -> bool:
+    """Whether a rectangle is about as colourless as a tile face, from the frame's Lab
+    ``chroma``: its median chroma at most :data:`FACE_CHROMA`, or no more than that of a ring
+    around it (faces tinted like the table under its light are less coloured than the table
+    itself; a light blot of a coloured cloth is not).
+
+    >>> chroma = np.full((120, 160), 12.0); chroma[40:81, 60:90] = 40.0     # a light green blot
+    >>> _colourless(chroma, ((75, 60), (30, 41), 0)), _colourless(chroma * 0 + 30, ((75, 60), (30, 41), 0))
+    (False, True)
+    """
+    inside = _covered(chroma.shape, [rect]) > 0
+    grow = int(min(rect[1]) * 0.6) | 1
+    ring = (cv2.dilate(inside.astype(np.uint8), np.ones((grow, grow), np.uint8)) > 0) & ~inside
+    own = float(np.median(chroma[inside]))
+    return own <= FACE_CHROMA or (bool(ring.any()) and own <= float(np.median(chroma[ring])) + 2.0)
 
 
 def lighter_mask(light: np.ndarray, height: float | None = None, contrast: float = CONTRAST) -> np.ndarray:
