@@ -4,7 +4,9 @@ Renders a table of 60 tiles in rows (held-out font, both palettes in turn), runs
 ``TileReader.read`` repeatedly and prints the median and 90th-percentile time per frame,
 split into finding the outlines (the baseline in the same process), cutting the patches and
 the classifier, plus the model's size, and the CPU time per frame (what the frame costs one
-core, whatever else the machine runs). Goal: 100 ms per frame on one thread.
+core, whatever else the machine runs). The outline finder's contrast look is timed against the
+finder without it (``find_layout(..., contrast=False)``, the face colour only), back to back
+in the same process. Goal: 100 ms per frame on one thread.
 
     python benchmarks/bench_tiles_vision.py [--repeat 30] [--threads 1]
 """
@@ -52,7 +54,7 @@ def main() -> int:
 
     from engine.cards import PALETTES
     from vision.recognizer import DEFAULT_MODEL_DIR
-    from vision.tiles.outlines import find_tiles
+    from vision.tiles.outlines import find_layout, find_tiles
     from vision.tiles.patches import balance, cut_patch
     from vision.tiles.reader import CLASSIFIER_FILE, TileReader
 
@@ -82,6 +84,14 @@ def main() -> int:
         print(f"  end to end         {describe(total)}   (goal 100 ms); CPU time per frame {cpu:.1f} ms")
         print(f"  outlines (base)    {describe(outlines)}   -> end to end / outlines = "
               f"{statistics.median(total) / statistics.median(outlines):.2f}x")
+        with_look, without = [], []
+        for _ in range(args.repeat):         # interleaved, so that the machine's load hits both alike
+            for times, contrast in ((with_look, True), (without, False)):
+                started = time.process_time()
+                find_layout(frame, contrast=contrast)
+                times.append((time.process_time() - started) * 1000)
+        print(f"  outlines, CPU: with the contrast look {statistics.median(with_look):.1f} ms, face colour only "
+              f"{statistics.median(without):.1f} ms -> ratio {statistics.median(with_look) / statistics.median(without):.2f}")
         print(f"  cut {len(patches)} patches    {describe(cutting)}")
         print(f"  classifier         {describe(classify)}")
     return 0

@@ -1,5 +1,6 @@
 """The still / moving / occluded flag on synthetic frames."""
 
+import cv2
 import numpy as np
 
 from vision.motion import MotionDetector
@@ -91,5 +92,23 @@ def test_hand_share_counts_an_arm_reaching_in_not_a_skin_coloured_patch_of_the_t
     colour, alpha = occluders.hand(rng, table.shape[1], table.shape[0], 120.0, (320.0, 200.0))
     tone = np.float32(SKIN)             # a tone inside the skin range (the renderer also draws darker ones)
     shaded = colour / np.maximum(colour.mean(axis=(0, 1), keepdims=True), 1.0) * tone
+    hand = (stripes + alpha[:, :, None] * (shaded - stripes)).clip(0, 255).astype(np.uint8)
+    assert hand_share(hand) > 0.003
+
+
+def test_hand_share_takes_a_skin_toned_pattern_all_over_the_table_for_the_table():
+    """Stripes of a skin-toned colour run over the whole cloth and reach every edge (wood grain,
+    a striped cloth): the table, not a hand; a hand of another tone reaching in over it still counts."""
+    from vision.motion import hand_share
+    from vision.synth import occluders
+
+    table = cloth(0)
+    stripes = table.copy()
+    for x in range(-360, 640, 80):          # diagonal orange stripes over the whole frame
+        cv2.line(stripes, (x, 0), (x + 360, 360), (80, 120, 190), 22)
+    assert hand_share(stripes) == 0.0
+    rng = np.random.default_rng(4)
+    colour, alpha = occluders.hand(rng, table.shape[1], table.shape[0], 120.0, (320.0, 200.0))
+    shaded = colour / np.maximum(colour.mean(axis=(0, 1), keepdims=True), 1.0) * np.float32(SKIN)
     hand = (stripes + alpha[:, :, None] * (shaded - stripes)).clip(0, 255).astype(np.uint8)
     assert hand_share(hand) > 0.003

@@ -87,6 +87,41 @@ TABLE_SHARE = 0.3
 """A skin-coloured patch over this share of the frame is the table itself (wood, a beige cloth)."""
 AWAY_FROM_TABLE = 20.0
 """On such a table a hand is told by its colour: this far (Lab, lightness counted half) from the table's."""
+SPREAD = 4
+SPREAD_CELLS = 8
+"""A colour (within about 8 Lab units, 16 in lightness) that takes up a good part (a twentieth) of at least
+``SPREAD_CELLS`` of a ``SPREAD`` x ``SPREAD`` grid of the frame is the table's pattern (its wood, a
+stripe, a blot that comes back all over it), not a hand: a hand reaching in over the table
+covers a few cells near the edge it comes from."""
+
+
+def table_colour(lab: np.ndarray, only: np.ndarray | None = None) -> np.ndarray:
+    """Pixels of a Lab image (uint8, OpenCV's scale) whose colour is spread all over it
+    (see :data:`SPREAD_CELLS`); neighbouring bins of 8 units (two each way in lightness) count together. ``only``: the
+    pixels (bool) to look at, the others are False (cheaper).
+
+    >>> lab = np.zeros((40, 40, 3), np.uint8); lab[:, ::4] = (120, 150, 160)     # stripes all over
+    >>> lab[30:, 30:] = (200, 150, 150)                                           # one patch in a corner
+    >>> common = table_colour(lab); bool(common[0, 0]), bool(common[35, 35])
+    (True, False)
+    """
+    bins = (lab // 8).astype(np.int32)
+    index = ((bins[..., 0] + 2) * 34 + bins[..., 1] + 1) * 34 + bins[..., 2] + 1     # room for the neighbours
+    only = np.ones(index.shape, bool) if only is None else only
+    wanted, where = np.unique(index[only], return_inverse=True)
+    # Lightness varies more across a table (a lamp, a dark corner) than hue: two bins each way.
+    offsets = np.array([(i * 34 + j) * 34 + k for i in (-2, -1, 0, 1, 2) for j in (-1, 0, 1) for k in (-1, 0, 1)])
+    height, width = index.shape
+    present = np.zeros(len(wanted), np.int32)
+    for row in range(SPREAD):
+        for column in range(SPREAD):
+            cell = index[row * height // SPREAD:(row + 1) * height // SPREAD,
+                         column * width // SPREAD:(column + 1) * width // SPREAD]
+            histogram = np.bincount(cell.ravel(), minlength=36 * 34 ** 2)
+            present += histogram[wanted[:, None] + offsets].sum(axis=1) >= 0.05 * cell.size
+    common = np.zeros(index.shape, bool)
+    common[only] = present[where.ravel()] >= SPREAD_CELLS
+    return common
 
 
 def hand_share(frame: np.ndarray, width: int = 160, ignore: list[np.ndarray] | None = None) -> float:
@@ -115,13 +150,15 @@ def hand_share(frame: np.ndarray, width: int = 160, ignore: list[np.ndarray] | N
     """
     small = cv2.resize(frame, (width, max(1, round(frame.shape[0] * width / frame.shape[1]))), interpolation=cv2.INTER_AREA)
     skin = skin_mask(small)
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
+    skin &= ~table_colour(lab, skin)
     if ignore:
         scale = width / frame.shape[1]
         known = np.zeros(skin.shape, np.uint8)
         cv2.fillPoly(known, [np.round(np.asarray(p, np.float32) * scale).astype(np.int32) for p in ignore], 1)
         skin &= known == 0
     share = _largest_patch(skin, reaching_edge=True, at_most=int(TABLE_SHARE * skin.size)) / skin.size
-    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
+    lab = lab.astype(np.float32)
     table = np.median(lab.reshape(-1, 3), axis=0)
     away = np.hypot(np.hypot(lab[..., 1] - table[1], lab[..., 2] - table[2]), (lab[..., 0] - table[0]) / 2) > AWAY_FROM_TABLE
     return max(share, _largest_patch(skin & away, reaching_edge=True) / skin.size)

@@ -58,6 +58,17 @@ OPEN_COUNT = 6.0
 MAX_ROW = 13 * ASPECT_RANGE[1] + 0.5
 UNEXPLAINED = 0.35
 """A face-coloured patch this big (in tile faces) that no rectangle explains may be a missed tile."""
+CONTRAST = 10.0
+"""The contrast look (:func:`contrast_rects`): a face is at least this much lighter (Lab
+lightness, 0..255) than the mean of its surroundings ..."""
+FACE_CHROMA = 25.0
+"""A contrast-look blob this colourless (Lab chroma) may be a tile face whatever the table (see :func:`_colourless`)."""
+GLARE_CONTRAST = 40.0
+"""... and a second time at this bar (tiles under glare stand out from its halo only so)."""
+SURROUNDINGS = 3.0
+"""... an area this many tile heights wide."""
+LIGHTER_SHARE = 0.3
+"""A face-coloured patch no tile explains is a doubt only where this much of it is lighter than its surroundings."""
 SEAMS = 3.0
 """A row of touching tiles has seams at least this much darker (grey levels) than its faces."""
 BEVEL = 0.035
@@ -160,13 +171,16 @@ def _seamed_count(small: np.ndarray, rects: list) -> float:
     return count
 
 
-def face_rects(small: np.ndarray, min_area: float) -> tuple[list, np.ndarray | None, list]:
+def face_rects(small: np.ndarray, min_area: float,
+               lab: np.ndarray | None = None) -> tuple[list, np.ndarray | None, list]:
     """The tile-shaped rectangles of a scaled BGR frame, under the face-colour guess that
     explains the most tiles of one size -- so warm or cold light, cream or white faces and glare
     need no setting -- that guess's face mask (None when no guess was plausible), and the
     rectangles of a looser look at that colour (more shade, more colour cast) that the first
     ones do not explain: faces in a dark corner or under glare that may be missed tiles."""
-    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32) - np.float32([0, 128, 128])
+    if lab is None:
+        lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
+    lab = lab.astype(np.float32) - np.float32([0, 128, 128])
     lighter_than, light_97 = np.percentile(lab[:, :, 0], (60, 97))
     nearby = lightest_nearby(lab[:, :, 0])
     looks = []
@@ -232,19 +246,26 @@ def _explained_share(mask: np.ndarray, rects: list) -> float:
     return float(np.count_nonzero(mask & _covered(mask.shape, rects)) / max(1, np.count_nonzero(mask)))
 
 
-def _unexplained(mask: np.ndarray, rects: list, height: float, aspect: float) -> list[tuple[float, float]]:
+def _unexplained(mask: np.ndarray, rects: list, height: float, aspect: float,
+                 lighter: np.ndarray | None = None) -> list[tuple[float, float]]:
     """Centres of face-coloured patches, each about as big as a tile face, that no accepted
     rectangle explains: a tile the finder may have missed (merged with glare or the table,
-    split by its own ink). Thin slivers along the rectangles' edges are opened away."""
+    split by its own ink). Thin slivers along the rectangles' edges are opened away. With
+    ``lighter`` (:func:`lighter_mask`), a patch must be lighter than its surroundings in at least
+    :data:`LIGHTER_SHARE` of its pixels: a tile face is, a face-coloured part of the table's
+    pattern (a stripe, a blot) mostly is not."""
     covered = _covered(mask.shape, rects)
     grow = max(3, int(round(height * 0.15)) | 1)
     left = mask & ~cv2.dilate(covered, np.ones((grow, grow), np.uint8))
     size = max(3, int(round(height * aspect * 0.45)))
     left = cv2.morphologyEx(left, cv2.MORPH_OPEN, np.ones((size, size), np.uint8))
-    count, _, stats, centres = cv2.connectedComponentsWithStats(left)
+    count, labels, stats, centres = cv2.connectedComponentsWithStats(left)
     tile_area = height * height * aspect
+    share = np.ones(count)
+    if lighter is not None:
+        share = np.bincount(labels.ravel(), lighter.ravel() > 0, count) / np.maximum(stats[:, cv2.CC_STAT_AREA], 1)
     return [(float(centres[k][0]), float(centres[k][1])) for k in range(1, count)
-            if stats[k, cv2.CC_STAT_AREA] >= UNEXPLAINED * tile_area]
+            if stats[k, cv2.CC_STAT_AREA] >= UNEXPLAINED * tile_area and share[k] >= LIGHTER_SHARE]
 
 
 def _rect_blobs(mask: np.ndarray, min_area: float, width: float | None = None, stricter=None) -> list:
@@ -358,6 +379,11 @@ class Blob:
     across: float
     counts: tuple[int, ...]
     number: int
+    second_look: bool = False
+    """Found by the contrast look (:func:`contrast_rects`), not by the face colour."""
+    vouches: tuple[tuple[float, float], ...] = ()
+    """Centres of face-coloured patches (frame pixels) that only this blob explains: signs of a
+    missed tile for as long as the blob's tiles are not all read (see :func:`contrast_rects`)."""
 
     def cut(self, n: int) -> list[TileCandidate]:
         """The ``n`` tiles of the blob: a lone tile stands along the long side, a row's tiles
@@ -383,6 +409,9 @@ class Layout:
     blobs: list[Blob]
     aspect: float
     unexplained: list[tuple[float, float]]
+    contrast_only: bool = False
+    """No face colour explained a tile: the blobs are the contrast look's alone (and the
+    patches are those lighter than their surroundings, where the table's grain is too)."""
 
 
 def find_blobs(frame: np.ndarray, min_height: float = 12.0, alternatives: int = 2) -> list[Blob]:
@@ -390,36 +419,129 @@ def find_blobs(frame: np.ndarray, min_height: float = 12.0, alternatives: int = 
     return find_layout(frame, min_height, alternatives).blobs
 
 
-def find_layout(frame: np.ndarray, min_height: float = 12.0, alternatives: int = 2) -> Layout:
-    """The blobs of a BGR frame (see :func:`find_blobs`) and what they leave unexplained."""
+def find_layout(frame: np.ndarray, min_height: float = 12.0, alternatives: int = 2, contrast: bool = True) -> Layout:
+    """The blobs of a BGR frame (see :func:`find_blobs`) and what they leave unexplained;
+    ``contrast=False`` leaves out the contrast look (:func:`contrast_rects`; to measure its cost)."""
     scale = min(1.0, WORK_SIDE / max(frame.shape[:2]))
     small = cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else frame
     min_area = (min_height * scale) ** 2 * 0.5
-    rects, mask, loose = face_rects(small, min_area)
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
+    rects, mask, loose = face_rects(small, min_area, lab)
+    second_look = False
+    if not rects and contrast:
+        # No face colour explains a tile (faces and table alike in colour): tiles lighter than
+        # their surroundings, of one size, are all there is to go by.
+        mask = lighter_mask(lab[:, :, 0])
+        rects = _one_size(_rect_blobs(mask, min_area))
+        second_look = True
     lone = [min(r[1]) / max(r[1]) for r in rects if ASPECT_RANGE[0] <= min(r[1]) / max(r[1]) <= ASPECT_RANGE[1]]
     aspect = float(np.median(lone)) if len(lone) >= 3 else 0.74
-    blobs = []
-    for number, rect in enumerate(rects):
-        (cx, cy), (w, h), deg = rect
-        length, across = max(w, h), min(w, h)
-        if min(length, across / ASPECT_RANGE[1]) < min_height * scale:
-            continue
-        ratio = length / across
-        if ratio < 1.25:
-            counts: list[int] = [1]     # a lone tile, taller than wide
-        elif ratio < 1.6:               # a lone tile or two side by side: the nearer aspect first
-            counts = sorted((1, 2), key=lambda n: abs((1 / ratio if n == 1 else ratio / 2) - aspect))[:alternatives]
-        else:
-            counts = _ranked_counts(_seam_profile(small, rect), across, aspect)[:alternatives]
-        axis = math.radians(deg) if w >= h else math.radians(deg + 90)
-        blobs.append(Blob(cx / scale, cy / scale, axis, length / scale, across / scale, tuple(counts), number))
+    blobs = [_blob(small, rect, scale, aspect, alternatives, number, second_look) for number, rect in enumerate(rects)
+             if min(max(rect[1]), min(rect[1]) / ASPECT_RANGE[1]) >= min_height * scale]
     unexplained: list[tuple[float, float]] = []
     if mask is not None and blobs:
         height = float(np.median([b.across if b.counts[0] > 1 else b.length for b in blobs])) * scale
-        unexplained = [(x / scale, y / scale) for x, y in _unexplained(mask, rects, height, aspect)]
+        lighter = lighter_mask(lab[:, :, 0], height) if contrast else None
+        unexplained = [(x / scale, y / scale) for x, y in _unexplained(mask, rects, height, aspect, lighter)]
         # A tile or a row of them in a dark corner or under glare shows in the looser look only.
         unexplained += [(r[0][0] / scale, r[0][1] / scale) for r in loose if _tile_sized(r, height, aspect)]
-    return Layout(blobs, aspect, unexplained)
+        found = []
+        if not second_look and lighter is not None:
+            found = contrast_rects(small, lighter, rects, height, aspect, min_area)
+            # Tiles washed out by glare merge with its halo unless the bar is much higher.
+            found += contrast_rects(small, lighter_mask(lab[:, :, 0], height, GLARE_CONTRAST), rects + found, height,
+                                    aspect, min_area)
+        for rect in found:
+            # A patch this blob explains stays a doubt until its tiles are read (a glare
+            # spot can be tile-shaped too): the reader puts it back where they are not.
+            corners = cv2.boxPoints(rect) / scale
+            vouches = tuple(p for p in unexplained if cv2.pointPolygonTest(corners, p, False) >= 0)
+            unexplained = [p for p in unexplained if p not in vouches]
+            blobs.append(_blob(small, rect, scale, aspect, alternatives, len(rects) + len(blobs), True, vouches))
+    return Layout(blobs, aspect, unexplained, second_look)
+
+
+def contrast_rects(small: np.ndarray, lighter: np.ndarray, rects: list, height: float, aspect: float,
+                   min_area: float) -> list:
+    """Tile- or row-shaped rectangles of a scaled BGR frame that are lighter than their
+    surroundings (``lighter``: its :func:`lighter_mask`) and that none of ``rects`` (the face
+    colour's) covers: faces whose colour the table shares (a pink cloth under warm light) or
+    that a shadow or glare tints; where the face colour found part of a row, the rest of it.
+    Only the shapes of this frame's tiles (``height``, width / height ``aspect``) count.
+
+    >>> frame = np.full((200, 300, 3), (90, 110, 200), np.uint8)      # a pink cloth
+    >>> _ = cv2.rectangle(frame, (100, 80), (128, 120), (150, 165, 235), -1)   # a pink-lit tile
+    >>> lighter = lighter_mask(cv2.cvtColor(frame, cv2.COLOR_BGR2LAB)[:, :, 0], 41)
+    >>> [(round(c[0]), round(c[1])) for c, size, _ in contrast_rects(frame, lighter, [], 41, 0.72, 50)]
+    [(115, 101)]
+    """
+    covered = cv2.dilate(_covered(small.shape, rects), np.ones((3, 3), np.uint8))
+    lighter = lighter & ~covered        # the rest of a row the face colour found part of: a blob of its own
+    shaped = [r for r in _rect_blobs(lighter, min_area, height * aspect)
+              if _tile_sized(r, height, aspect) and _share_inside(covered, r) < 0.2]
+    if not shaped:
+        return []
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
+    chroma = np.hypot(lab[:, :, 1] - 128, lab[:, :, 2] - 128)
+    return [r for r in shaped if _colourless(chroma, r)]
+
+
+def _colourless(chroma: np.ndarray, rect) -> bool:
+    """Whether a rectangle is about as colourless as a tile face, from the frame's Lab
+    ``chroma``: its median chroma at most :data:`FACE_CHROMA`, or no more than that of a ring
+    around it (faces tinted like the table under its light are less coloured than the table
+    itself; a light blot of a coloured cloth is not).
+
+    >>> chroma = np.full((120, 160), 12.0); chroma[40:81, 60:90] = 40.0     # a light green blot
+    >>> _colourless(chroma, ((75, 60), (30, 41), 0)), _colourless(chroma * 0 + 30, ((75, 60), (30, 41), 0))
+    (False, True)
+    """
+    inside = _covered(chroma.shape, [rect]) > 0
+    grow = int(min(rect[1]) * 0.6) | 1
+    ring = (cv2.dilate(inside.astype(np.uint8), np.ones((grow, grow), np.uint8)) > 0) & ~inside
+    own = float(np.median(chroma[inside]))
+    return own <= FACE_CHROMA or (bool(ring.any()) and own <= float(np.median(chroma[ring])) + 2.0)
+
+
+def lighter_mask(light: np.ndarray, height: float | None = None, contrast: float = CONTRAST) -> np.ndarray:
+    """Pixels (uint8 0/255) of a lightness image (uint8, Lab L) at least ``contrast`` lighter than their
+    surroundings, :data:`SURROUNDINGS` tile ``height`` wide (without a height: a tenth of the frame)."""
+    side = int(SURROUNDINGS * height if height else max(light.shape) / 10) | 1
+    background = cv2.blur(light, (side, side)).astype(np.int16)
+    lighter = ((light.astype(np.int16) - background) > contrast).astype(np.uint8) * 255
+    lighter = cv2.morphologyEx(lighter, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+    return cv2.morphologyEx(lighter, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+
+
+def _one_size(rects: list) -> list:
+    """The rectangles whose short side is near the typical one (rows and lone tiles of one set),
+    when at least three agree; none otherwise (a few light patches of a table are no tiles).
+
+    >>> rects = [((0, 0), (30, 40), 0), ((0, 0), (90, 40), 0), ((0, 0), (31, 42), 0), ((0, 0), (9, 80), 0)]
+    >>> [size for _, size, _ in _one_size(rects)]
+    [(30, 40), (90, 40), (31, 42)]
+    """
+    if len(rects) < 3:
+        return []
+    typical = float(np.median([min(size) for _, size, _ in rects]))
+    kept = [r for r in rects if 0.7 * typical <= min(r[1]) <= 1.4 * typical]
+    return kept if len(kept) >= 3 else []
+
+
+def _blob(small: np.ndarray, rect, scale: float, aspect: float, alternatives: int, number: int,
+          second_look: bool = False, vouches: tuple[tuple[float, float], ...] = ()) -> Blob:
+    """The blob of a rectangle of the scaled frame ``small`` (frame pixels), with its likeliest counts."""
+    (cx, cy), (w, h), deg = rect
+    length, across = max(w, h), min(w, h)
+    ratio = length / across
+    if ratio < 1.25:
+        counts: list[int] = [1]     # a lone tile, taller than wide
+    elif ratio < 1.6:               # a lone tile or two side by side: the nearer aspect first
+        counts = sorted((1, 2), key=lambda n: abs((1 / ratio if n == 1 else ratio / 2) - aspect))[:alternatives]
+    else:
+        counts = _ranked_counts(_seam_profile(small, rect), across, aspect)[:alternatives]
+    axis = math.radians(deg) if w >= h else math.radians(deg + 90)
+    return Blob(cx / scale, cy / scale, axis, length / scale, across / scale, tuple(counts), number, second_look, vouches)
 
 
 def _tile_sized(rect, height: float, aspect: float) -> bool:

@@ -25,6 +25,7 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from engine.cards import RAVENSBURGER, TilePalette
@@ -179,20 +180,26 @@ class TileReader:
         rows_kept = sorted(chosen.values(), key=lambda item: item[1])
         keep = np.array([k for _, a, b in rows_kept for k in range(a, b)], int)
         candidates = [cut[k] for k in keep]
+        probs = all_probs.reshape(-1, 2, all_probs.shape[1])[keep].reshape(-1, all_probs.shape[1])
+        # Blobs that are surely no tiles either way up (a light patch of the table) raise no doubt of
+        # their own about their width or the frame's edge; where one explained a face-coloured
+        # patch, that patch stays a doubt (its ``vouches``).
+        tileish = probs[:, none].reshape(-1, 2).min(axis=1) < self.options.sure_none
+        blank = {c.row for c in candidates} - {c.row for c, maybe in zip(candidates, tileish) if maybe}
+        second_look = {blob.number for blob in layout.blobs if blob.second_look}
         for _, a, b in rows_kept:
             pitch = cut[a].width / cut[a].height
-            if abs(pitch / layout.aspect - 1) > self.options.pitch_tolerance:     # a wrong count, or part of a tile
+            if abs(pitch / layout.aspect - 1) > self.options.pitch_tolerance and not (
+                    cut[a].row in blank and cut[a].row in second_look):     # a wrong count, or part of a tile
                 doubts.append(f"the blob at ({cut[a].x:.0f}, {cut[a].y:.0f}) cut into {b - a} tile(s) of unusual width")
-        probs = all_probs.reshape(-1, 2, all_probs.shape[1])[keep].reshape(-1, all_probs.shape[1])
         readable = np.clip(1.0 - probs[:, upside] - probs[:, none], 1e-6, 1.0)
         placed = [Placed(c.x, c.y, c.angle, c.width, c.height) for c in candidates]
-        height, width = frame.shape[:2]
-        for p in placed:
-            corners = np.array(outline(p))
-            if (corners < EDGE).any() or (corners > np.array([width, height]) - 1 - EDGE).any():
+        for p, c in zip(placed, candidates):
+            if c.row not in blank and runs_off_frame(frame, np.array(outline(p))):
                 # part of it, or the rest of its row, may lie beyond the frame
                 doubts.append(f"the tile at ({p.x:.0f}, {p.y:.0f}) touches the frame's edge")
         observations = []
+        unread = {blob.number for blob in layout.blobs} - {c.row for c in candidates}
         groups = components(placed)
         for i, j in gaps(placed, groups):
             doubts.append(f"one tile's room between the tiles at ({placed[i].x:.0f}, {placed[i].y:.0f}) and "
@@ -217,6 +224,7 @@ class TileReader:
                 best = int(np.argmax(p[:upside]))
                 read.append(not (p[none] >= p[best] or p[best] < self.options.min_confidence))
                 if not read[-1]:
+                    unread.add(candidates[i].row)
                     if p[none] < self.options.sure_none:
                         doubts.append(f"the tile at ({placed[i].x:.0f}, {placed[i].y:.0f}) cannot be read")
                     continue
@@ -226,13 +234,46 @@ class TileReader:
             if kept and not all(read[kept[0]:kept[-1] + 1]):
                 doubts.append(f"a row at ({placed[members[0]].x:.0f}, {placed[members[0]].y:.0f}) has a tile that is "
                               f"not one between tiles")
+        doubts += [f"a tile-sized patch of face colour at ({x:.0f}, {y:.0f}) is no tile read"
+                   for blob in layout.blobs if blob.number in unread for x, y in blob.vouches]
         # A hand over the table may hide whole tiles; the pipeline waits for it to go. Tiles read
         # as tiles are no hand (faces in warm light are skin-coloured; a light hand may pass as face).
         if hand_share(frame, ignore=[np.array(o.outline) for o in observations]) > RESTING_HAND_SHARE:
             doubts.append("a hand covers part of the table")
         if not observations:
+            if layout.contrast_only:    # light patches of the table's grain, nothing to tell from an empty table
+                return TableReading((), ("no tile found",))
             doubts.append("no tile found")
         return TableReading(_renumber(observations), tuple(doubts))
+
+
+def runs_off_frame(frame: np.ndarray, corners: np.ndarray, face_share: float = 0.8) -> bool:
+    """Whether a tile's face (``corners``: its outline, frame pixels) runs into the frame's
+    edge: the outline comes within :data:`EDGE` pixels of it and the frame's outermost pixels
+    inside the outline are about as light as the face (at least ``face_share`` of it). A tile
+    ending just short of the edge shows its darker bevel or the table there.
+
+    >>> frame = np.full((100, 100, 3), 40, np.uint8); frame[20:60, 70:100] = 230     # a face cut by the right edge
+    >>> runs_off_frame(frame, np.array([[70, 20], [100, 20], [100, 60], [70, 60]], float))
+    True
+    >>> frame[20:60, 98:] = 40                                                      # ... or ending 2 px short of it
+    >>> runs_off_frame(frame, np.array([[70, 20], [100, 20], [100, 60], [70, 60]], float))
+    False
+    """
+    height, width = frame.shape[:2]
+    if not ((corners < EDGE).any() or (corners > np.array([width, height]) - 1 - EDGE).any()):
+        return False
+    x0, y0 = np.clip(np.floor(corners.min(axis=0)).astype(int), 0, None)
+    x1, y1 = np.minimum(np.ceil(corners.max(axis=0)).astype(int) + 1, (width, height))
+    inside = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillPoly(inside, [np.round(corners - (x0, y0)).astype(np.int32)], 1)
+    grey = cv2.cvtColor(np.ascontiguousarray(frame[y0:y1, x0:x1]), cv2.COLOR_BGR2GRAY)
+    ys, xs = np.mgrid[y0:y1, x0:x1]
+    border = (xs == 0) | (ys == 0) | (xs == width - 1) | (ys == height - 1)
+    outer, face = grey[(inside > 0) & border], grey[(inside > 0) & ~border]
+    if not len(outer) or not len(face):
+        return bool(len(outer))
+    return bool(np.percentile(outer, 75) >= face_share * np.median(face))
 
 
 def _renumber(observations: list[TileObservation]) -> tuple[TileObservation, ...]:
