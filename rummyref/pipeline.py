@@ -173,6 +173,36 @@ def drop_artwork(observations: Sequence[CardObservation], to_table: Callable[[An
     return kept
 
 
+MARKER_REACH_CM = 6.5
+"""Half the diagonal of the largest marker ``rummyref markers`` prints (9 cm): a point this close
+to a table corner may lie on its marker."""
+
+
+def off_markers(observations: Sequence[CardObservation], calibration: Any,
+                table_cm: tuple[float, float]) -> tuple[CardObservation, ...]:
+    """The observations without face-down cards read on a corner marker: a black-and-white marker
+    looks like a card's back to the detector, and a real face-down card lying there would hide the
+    marker that the frame was just calibrated with.
+
+    >>> from vision.calibration import Calibration
+    >>> table = Calibration.from_corners([(0, 0), (800, 0), (800, 600), (0, 600)], 80, 60)
+    >>> seen = [CardObservation("BACK", 0.6, ((12.0, 15.0),)), CardObservation("BACK", 0.6, ((400.0, 300.0),)),
+    ...         CardObservation("7H", 0.9, ((12.0, 15.0),))]
+    >>> [(o.card, o.corners[0]) for o in off_markers(seen, table, (80, 60))]
+    [('BACK', (400.0, 300.0)), ('7H', (12.0, 15.0))]
+    """
+    observations = tuple(observations)
+    backs = [o for o in observations if o.card == "BACK"]
+    if not backs:
+        return observations
+    width, height = table_cm
+    corners = np.array([(0.0, 0.0), (width, 0.0), (width, height), (0.0, height)])
+    at = calibration.to_table([sighting_position(o) for o in backs])
+    on_marker = {id(o) for o, point in zip(backs, at)
+                 if np.min(np.linalg.norm(corners - np.asarray(point), axis=1)) < MARKER_REACH_CM}
+    return tuple(o for o in observations if id(o) not in on_marker)
+
+
 class TableReader:
     """Turns frames into :class:`FrameReading` values: calibration, motion, then (still frames) cards.
 
@@ -209,7 +239,8 @@ class TableReader:
             return FrameReading(frame_id, (), (), False, report.state)
         if not wanted:
             return FrameReading(frame_id, (), (), True, report.state, recognized=False)
-        observations = tuple(self.recognizer.recognize(image))
+        observations = off_markers(self.recognizer.recognize(image), report.calibration,
+                                   (self.zones.width, self.zones.height))
         self.recognized += 1
         from vision.presence import table_view
 
