@@ -57,9 +57,11 @@ class WienerFilm:
     :func:`~rummyref.simulated_replay.replay_wiener`."""
 
     def __init__(self, recognizer: Any, size: tuple[int, int] = (1280, 720), max_frames: int | None = None,
-                 read_from: int = 0) -> None:
+                 read_from: int = 0, design: str | None = None) -> None:
         self.recognizer = recognizer
         self.size = size
+        self.design = design
+        """The deck design photographed (default the first held-out design, as the Gin replay)."""
         self.max_frames = max_frames
         """Only the first this many frames of a round (tests; the round then has no result)."""
         self.read_from = read_from
@@ -75,7 +77,7 @@ class WienerFilm:
         from rummyref.simulated_replay import LINGER_FRAMES
 
         table_cm = (game.zones.width, game.zones.height)
-        renderer = GameRenderer(*self.size, table_cm, seed=game.seed)
+        renderer = GameRenderer(*self.size, table_cm, design=self.design, seed=game.seed)
         reader = TableReader(self.recognizer, game.zones, make_calibrator(table_cm), jokers=True)
         shown = game.frames[:self.max_frames]
         if len(shown) == len(game.frames):
