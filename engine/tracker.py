@@ -56,6 +56,8 @@ UNREAD = "UNREAD"
 """The code of a card the camera sees lying there but cannot read: the tracker asks which card it is."""
 
 HAND_SIZE = 10
+CHOICES = 6
+"""The most answers a question offers the players (the dashboard shows them as buttons)."""
 _TWICE = "*"
 """Marks the second reading of one card in one zone and frame."""
 
@@ -268,6 +270,10 @@ class GinTracker:
         self.seat_zones = tuple(self.zones.seat_zone(seat).name for seat in range(2))
         self.mrules = meld_rules(rules)
         self.limit = knock_limit(rules)
+        self.named: list[int] = []
+        """Ranks of cards the camera could not read (or misread) that the players named, in order:
+        the next card it cannot read is likely another of them (a deck whose queens the recognizer
+        does not know), so they are offered (:attr:`hard_ranks`). Kept over the hands of a session."""
         self._start(opener=1 - self.players.index(dealer), stock=52 - 21)
 
     def _start(self, opener: int, stock: int) -> None:
@@ -349,6 +355,8 @@ class GinTracker:
             raise TrackerError(f"event #{seq} asks which card lies there: {UNREAD} is no answer")
         zone, read, x, y, doubtful = self._pending.pop(seq)
         self._overrides.append(_Override(zone, read, x, y, answer, doubtful))
+        if answer not in (read, BACK) and read.rstrip(_TWICE) != answer:
+            self.named.append(parse_card(answer).rank)
         return self._reevaluate()
 
     def press_knock(self, player: str, frame_id: int) -> list[Event]:
@@ -534,8 +542,7 @@ class GinTracker:
                                         conflict=True)
                     continue
                 if card.code == UNREAD:
-                    if self.zones.named(zone).kind == "layout":
-                        card = replace(card, candidates=card.candidates + self._meld_candidates(card, reading))
+                    card = replace(card, candidates=self._unread_candidates(zone, card, reading))
                     if self.zones.named(zone).kind != "stock":
                         events += self._ask(zone, card, frame_id, f"a card lies in {zone} at ({card.x:.0f}, {card.y:.0f}) cm "
                                                                   "but its index cannot be read")
@@ -558,6 +565,51 @@ class GinTracker:
                 events += self._ask(zone, card, frame_id, why, conflict=twice)
         return events
 
+    @property
+    def hard_ranks(self) -> list[int]:
+        """The ranks the players named for cards the camera could not read, the most often named first
+        (of two named as often, the later).
+
+        >>> t = GinTracker(("Anna", "Ben"), dealer="Anna")
+        >>> t.named = [12, 13, 12, 1]
+        >>> t.hard_ranks
+        [12, 1, 13]
+        """
+        last = {rank: k for k, rank in enumerate(self.named)}
+        return sorted(last, key=lambda rank: (-self.named.count(rank), -last[rank]))
+
+    def _unread_candidates(self, zone: str, card: _Card, reading: dict[str, dict[str, _Card]]) -> tuple[str, ...]:
+        """What to offer for a card lying unread: in a player's area the cards that complete its meld
+        and the cards read next to it (the place may be such a card's picture, read apart from its
+        index); then the cards not seen anywhere of the rank the players named most for a card the
+        camera could not read (:attr:`hard_ranks`), what the reader made of it, the other ranks named.
+        A face-down card (a knock) stays among the first :data:`CHOICES`.
+
+        >>> t = GinTracker(("Anna", "Ben"), dealer="Anna")
+        >>> t.named = [12]
+        >>> t._unread_candidates("discard", _Card(UNREAD, 45, 30, 0.0, ("9C", BACK)), {})
+        ('QS', 'QH', 'QD', 'QC', '9C', 'BACK')
+        """
+        layout = self.zones.named(zone).kind == "layout"
+        melds = self._meld_candidates(card, reading) if layout else ()
+        unseen = self._unseen(reading)
+        hard = [tuple(str(c) for c in ALL_CARDS if c.rank == rank and str(c) in unseen) for rank in self.hard_ranks]
+        neighbours = ()
+        if layout:
+            near = [c for c in reading[zone].values() if c.code not in (BACK, UNREAD) and not c.code.endswith(_TWICE)
+                    and self._near(c, card, CARD_HEIGHT_CM)]
+            neighbours = tuple(c.code for c in sorted(near, key=lambda c: math.dist((c.x, c.y), (card.x, card.y)))[:2])
+        offered = [c for c in dict.fromkeys(melds + neighbours + (hard[:1] or [()])[0] + card.candidates + sum(hard[1:], ()))
+                   if c != BACK]
+        if BACK in card.candidates:
+            offered.insert(min(len(offered), CHOICES - 1), BACK)
+        return tuple(offered)
+
+    def _unseen(self, reading: dict[str, dict[str, _Card]]) -> set[str]:
+        """The cards lying nowhere the tracker knows of (on the pile, in a layout, read on the table)."""
+        seen = set(self.pile) | self._layout_codes() | {c.code for zone in reading.values() for c in zone.values()}
+        return {str(c) for c in ALL_CARDS} - seen
+
     def _meld_candidates(self, card: _Card, reading: dict[str, dict[str, _Card]]) -> tuple[str, ...]:
         """For a card lying unread among others of a player's area: the cards not seen elsewhere that
         make the group it lies in a legal meld (the likely answers to offer the players)."""
@@ -568,10 +620,10 @@ class GinTracker:
                   if k != key and cards[k].code not in (BACK, UNREAD) and not k.endswith(_TWICE)]
         if len(others) < 2:
             return ()
-        seen = set(self.pile) | self._layout_codes() | {c.code for zone in reading.values() for c in zone.values()}
+        unseen = self._unseen(reading)
         found = []
         for candidate in ALL_CARDS:
-            if str(candidate) in seen:
+            if str(candidate) not in unseen:
                 continue
             try:
                 Meld.of(others + [candidate], self.mrules)
@@ -612,7 +664,9 @@ class GinTracker:
         for pending_zone, code, x, y, _ in self._pending.values():
             if (pending_zone, code) == (zone, card.code) and math.dist((x, y), (card.x, card.y)) <= self.options.confirm_radius_cm:
                 return []
-        candidates = tuple(c for c in dict.fromkeys((card.code,) + card.candidates) if c not in exclude and c != UNREAD)
+        # A stock card is face down: whatever was read on it, its back is one answer.
+        face_down = (BACK,) if self.zones.named(zone).kind == "stock" else ()
+        candidates = tuple(c for c in dict.fromkeys((card.code,) + card.candidates + face_down) if c not in exclude and c != UNREAD)
         event = self._emit("reading", frame_id, needs_confirmation=True, candidates=candidates or (card.code,) * (card.code != UNREAD),
                            zone=zone, position=(round(card.x, 1), round(card.y, 1)), cards=(card.code,), detail=why)
         self._pending[event.seq] = (zone, card.code, card.x, card.y, card.confidence < self.options.min_confidence)

@@ -360,7 +360,11 @@ class HandSession:
     def _next_tracker(self) -> GinTracker:
         self.hand += 1
         self.clearing = True
-        return GinTracker(self.players, self.match.next_dealer, self.rules, self.zones, self.options)
+        tracker = GinTracker(self.players, self.match.next_dealer, self.rules, self.zones, self.options)
+        last = getattr(self, "tracker", None)
+        if last is not None:  # what the players named for cards the camera cannot read holds for this deck
+            tracker.named = last.named
+        return tracker
 
     def _cleared(self, sightings: Sequence[Sighting]) -> bool:
         """Nothing of the last hand shows: no card in a player's area, no face-down discard."""

@@ -107,12 +107,12 @@ def test_a_card_unread_in_a_fan_is_offered_as_the_cards_that_complete_its_meld()
     x, y = seat.rect[0] + 10, seat.rect[1] + 6
     run = [Sighting("JD", 0.95, x, y, seat.name), Sighting(UNREAD, 0.0, x + 2, y, seat.name), Sighting("KD", 0.95, x + 4, y, seat.name)]
     [question] = still(tracker, 1, run)
-    assert question.position == (x + 2, y) and question.candidates == ("QD",)
+    assert question.position == (x + 2, y) and question.candidates == ("QD", "JD", "KD")  # then the cards beside it
     tracker.confirm(question.seq, "QD")
     sets = [Sighting("6S", 0.95, x + 30, y, seat.name), Sighting("6H", 0.95, x + 32, y, seat.name),
             Sighting(UNREAD, 0.0, x + 34, y, seat.name)]
     [question] = still(tracker, 3, run + sets)
-    assert question.position == (x + 34, y) and question.candidates == ("6D", "6C")
+    assert question.position == (x + 34, y) and question.candidates[:4] == ("6D", "6C", "6H", "6S")
 
 
 def test_a_discard_pile_that_never_settles_before_the_table_moves_ends_the_hand_as_a_question():
@@ -133,3 +133,53 @@ def test_a_pile_read_surely_in_some_frames_and_unread_in_others_is_one_doubtful_
     [question] = events
     assert question.kind == "reading" and question.cards == ("QH",) and question.candidates[0] == "QH"
     assert [e.describe() for e in tracker.confirm(question.seq, "QH")] == ["#2 discard Ben QH (stock 31)"]
+
+
+def test_a_card_read_doubtfully_on_the_stock_offers_its_back():
+    """The stock's back read weakly as a king: the players must be able to tap "face down"."""
+    tracker = GinTracker(("Anna", "Ben"), dealer="Anna", zones=ZONES, options=TrackerOptions(window=2, quorum=2))
+    stock = ZONES.named("stock").centre
+    [question] = still(tracker, 1, [Sighting("KD", 0.46, *stock, "stock")])
+    assert question.zone == "stock" and question.candidates == ("KD", "BACK")
+    assert tracker.confirm(question.seq, "BACK") == []
+    assert still(tracker, 3, [Sighting("KD", 0.46, *stock, "stock")]) == []  # answered: not asked again
+
+
+def test_the_rank_named_for_an_unread_card_is_offered_for_the_next_unread_card_in_suits_not_seen():
+    """The recognizer cannot read this deck's queens: once the players named an unread discard QC,
+    the next unread discard offers the queens nobody has seen, so they can answer by a tap."""
+    tracker = GinTracker(("Anna", "Ben"), dealer="Anna", zones=ZONES, options=TrackerOptions(window=2, quorum=2))
+    unread = [Sighting(UNREAD, 0.0, *DISCARD, "discard", ("BACK",))]
+    [first] = still(tracker, 1, unread)
+    assert first.candidates == ("BACK",)
+    tracker.confirm(first.seq, "QC")
+    moving(tracker, 3)
+    seat = ZONES.seat_zone(1)
+    shown = [Sighting("QS", 0.95, seat.rect[0] + 10, seat.rect[1] + 6, seat.name)]  # QS lies elsewhere: not offered
+    [second] = still(tracker, 4, unread + shown)
+    assert second.cards == (UNREAD,) and second.candidates[:2] == ("QH", "QD") and "BACK" in second.candidates
+    assert "QC" not in second.candidates and "QS" not in second.candidates
+
+
+def test_the_named_ranks_go_over_to_the_next_hand_of_the_session():
+    from rummyref.pipeline import HandSession
+    from engine.match import HandScore
+
+    session = HandSession(("Anna", "Ben"), "Anna", zones=ZONES, options=TrackerOptions(window=2, quorum=2))
+    [question] = [e for k in (1, 2) for e in session.update(k, [Sighting(UNREAD, 0.0, *DISCARD, "discard")], True)]
+    session.confirm(question.seq, "QC")
+    session.hand_recorded(HandScore("Ben", 10, "knock"))
+    assert session.hand == 2 and session.tracker.hard_ranks == [12]
+
+
+def test_an_unread_place_in_a_fan_offers_the_card_read_next_to_it():
+    """A card's picture seen apart from its index: the players say it is the card read beside it."""
+    tracker = GinTracker(("Anna", "Ben"), dealer="Anna", zones=ZONES, options=TrackerOptions(window=2, quorum=2))
+    seat = ZONES.seat_zone(1)
+    x, y = seat.rect[0] + 10, seat.rect[1] + 6
+    seen = [Sighting("7S", 0.95, x + 3.5, y, seat.name), Sighting("2C", 0.95, x + 20, y, seat.name),
+            Sighting(UNREAD, 0.0, x, y, seat.name)]
+    [question] = still(tracker, 1, seen)
+    assert question.position == (x, y) and question.candidates == ("7S",)
+    events = tracker.confirm(question.seq, "7S")
+    assert not any(e.kind in ("irregularity", "reading") for e in events + tracker.events[question.seq:])
