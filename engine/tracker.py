@@ -579,7 +579,8 @@ class GinTracker:
         return sorted(last, key=lambda rank: (-self.named.count(rank), -last[rank]))
 
     def _unread_candidates(self, zone: str, card: _Card, reading: dict[str, dict[str, _Card]]) -> tuple[str, ...]:
-        """What to offer for a card lying unread: in a player's area the cards that complete its meld
+        """What to offer for a card lying unread: in a player's area a card of a committed layout that
+        lies there and is read no more, the cards that complete its meld
         and the cards read next to it (the place may be such a card's picture, read apart from its
         index); then the cards not seen anywhere of the rank the players named most for a card the
         camera could not read (:attr:`hard_ranks`), what the reader made of it, the other ranks named.
@@ -594,12 +595,18 @@ class GinTracker:
         melds = self._meld_candidates(card, reading) if layout else ()
         unseen = self._unseen(reading)
         hard = [tuple(str(c) for c in ALL_CARDS if c.rank == rank and str(c) in unseen) for rank in self.hard_ranks]
-        neighbours = ()
+        neighbours = laid = ()
         if layout:
             near = [c for c in reading[zone].values() if c.code not in (BACK, UNREAD) and not c.code.endswith(_TWICE)
                     and self._near(c, card, CARD_HEIGHT_CM)]
             neighbours = tuple(c.code for c in sorted(near, key=lambda c: math.dist((c.x, c.y), (card.x, card.y)))[:2])
-        offered = [c for c in dict.fromkeys(melds + neighbours + (hard[:1] or [()])[0] + card.candidates + sum(hard[1:], ()))
+            # A card of a committed layout that lies there and is not read now: most likely the same card.
+            placed = [(math.dist(position, (card.x, card.y)), code) for seat, done in self.layouts.items()
+                      if self.seat_zones[seat] == zone for code, position in done.cards.items()
+                      if code not in reading[zone] and math.dist(position, (card.x, card.y)) <= CARD_HEIGHT_CM]
+            laid = tuple(code for _, code in sorted(placed))
+        offered = [c for c in dict.fromkeys(laid + melds + neighbours + (hard[:1] or [()])[0] + card.candidates
+                                            + sum(hard[1:], ()))
                    if c != BACK]
         if BACK in card.candidates:
             offered.insert(min(len(offered), CHOICES - 1), BACK)

@@ -183,3 +183,20 @@ def test_an_unread_place_in_a_fan_offers_the_card_read_next_to_it():
     assert question.position == (x, y) and question.candidates == ("7S",)
     events = tracker.confirm(question.seq, "7S")
     assert not any(e.kind in ("irregularity", "reading") for e in events + tracker.events[question.seq:])
+
+
+def test_a_card_of_a_committed_layout_seen_unread_later_is_offered_as_that_card_first():
+    """Ben's 9S was read when he laid out; while Anna lays out, its place shows a card the camera no
+    longer reads. It is the 9S, not the 9C that would complete the set: the 9S comes first."""
+    tracker = GinTracker(("Anna", "Ben"), dealer="Anna", zones=ZONES, options=TrackerOptions(window=2, quorum=2))
+    seat = ZONES.seat_zone(1)
+    x, y = seat.rect[0] + 5, seat.rect[1] + 6
+    melds = [("9S", "9H", "9D"), ("2C", "3C", "4C"), ("5D", "6D", "7D")]
+    laid = [Sighting(code, 0.95, x + 20 * m + 2 * k, y, seat.name) for m, meld in enumerate(melds) for k, code in enumerate(meld)]
+    laid.append(Sighting("KS", 0.95, x, y + 10, seat.name))
+    events = still(tracker, 1, laid)
+    assert [e.kind for e in events] == ["knock", "layout"] and events[1].player == "Ben"
+    unread_nine = [Sighting(UNREAD, 0.0, x, y, seat.name)] + laid[1:]
+    anna = ZONES.seat_zone(0)
+    [question] = still(tracker, 3, unread_nine + [Sighting("AH", 0.95, anna.rect[0] + 5, anna.rect[1] + 6, anna.name)])
+    assert question.position == (x, y) and question.candidates[0] == "9S"
