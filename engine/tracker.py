@@ -270,10 +270,6 @@ class GinTracker:
         self.seat_zones = tuple(self.zones.seat_zone(seat).name for seat in range(2))
         self.mrules = meld_rules(rules)
         self.limit = knock_limit(rules)
-        self.named: list[int] = []
-        """Ranks of cards the camera could not read (or misread) that the players named, in order:
-        the next card it cannot read is likely another of them (a deck whose queens the recognizer
-        does not know), so they are offered (:attr:`hard_ranks`). Kept over the hands of a session."""
         self._start(opener=1 - self.players.index(dealer), stock=52 - 21)
 
     def _start(self, opener: int, stock: int) -> None:
@@ -356,7 +352,7 @@ class GinTracker:
         zone, read, x, y, doubtful = self._pending.pop(seq)
         self._overrides.append(_Override(zone, read, x, y, answer, doubtful))
         if answer not in (read, BACK) and read.rstrip(_TWICE) != answer:
-            self.named.append(parse_card(answer).rank)
+            self.named += (parse_card(answer).rank,)
         return self._reevaluate()
 
     def press_knock(self, player: str, frame_id: int) -> list[Event]:
@@ -571,7 +567,7 @@ class GinTracker:
         (of two named as often, the later).
 
         >>> t = GinTracker(("Anna", "Ben"), dealer="Anna")
-        >>> t.named = [12, 13, 12, 1]
+        >>> t.named = (12, 13, 12, 1)
         >>> t.hard_ranks
         [12, 1, 13]
         """
@@ -587,7 +583,7 @@ class GinTracker:
         A face-down card (a knock) stays among the first :data:`CHOICES`.
 
         >>> t = GinTracker(("Anna", "Ben"), dealer="Anna")
-        >>> t.named = [12]
+        >>> t.named = (12,)
         >>> t._unread_candidates("discard", _Card(UNREAD, 45, 30, 0.0, ("9C", BACK)), {})
         ('QS', 'QH', 'QD', 'QC', '9C', 'BACK')
         """
@@ -740,6 +736,11 @@ class GinTracker:
 
     decks = 1
     _copies = "a one-deck game holds it once"
+    named: tuple[int, ...] = ()
+    """Ranks of cards the camera could not read (or misread) that the players named, in order: the
+    next card it cannot read is likely another of them (a deck whose queens the recognizer does not
+    know), so they are offered (:attr:`hard_ranks`). :class:`rummyref.pipeline.HandSession` keeps
+    them over the hands of a session."""
 
     def _next_seat(self, seat: int) -> int:
         return 1 - seat
