@@ -58,6 +58,11 @@ UNREAD = "UNREAD"
 HAND_SIZE = 10
 CHOICES = 6
 """The most answers a question offers the players (the dashboard shows them as buttons)."""
+GAP_CARDS = 2
+"""Two groups of a layout lying up to this many meld distances apart (:attr:`TrackerOptions.cluster_cm`)
+may have a card between them that the camera cannot see."""
+ROW_CM = 2.5
+"""Cards whose centres lie within this height of each other lie in one row."""
 _TWICE = "*"
 """Marks the second reading of one card in one zone and frame."""
 
@@ -287,6 +292,10 @@ class GinTracker:
         self._pending: dict[int, tuple[str, str, float, float, bool]] = {}
         self._finish = False
         self._flagged_keys: set[tuple] = set()
+        self._gaps: set[int] = set()
+        """Questions about a place in a layout where no card is seen, though a card seems missing there."""
+        self._named: list[tuple[str, str, float, float]] = []
+        """Cards the players named at such places (zone, card, x, y): they lie there, seen or not."""
 
     # --- inputs -----------------------------------------------------------------------------
 
@@ -351,6 +360,8 @@ class GinTracker:
             raise TrackerError(f"event #{seq} asks which card lies there: {UNREAD} is no answer")
         zone, read, x, y, doubtful = self._pending.pop(seq)
         self._overrides.append(_Override(zone, read, x, y, answer, doubtful))
+        if seq in self._gaps and answer != BACK:
+            self._named.append((zone, answer, x, y))
         if answer not in (read, BACK) and read.rstrip(_TWICE) != answer:
             self.named += (parse_card(answer).rank,)
         return self._reevaluate()
@@ -411,6 +422,9 @@ class GinTracker:
                                             sum(s.confidence for s in seen) / len(seen), alternatives)
             elif len(seen) > self.options.window - self.options.quorum:
                 return None
+        for zone, code, x, y in self._named:  # named at a place where the camera sees no card
+            if not any(code in cards for cards in reading.values()):
+                reading[zone][code] = _Card(code, x, y, 1.0, ())
         return reading
 
     def _votes(self) -> dict[tuple[str, str], list[Sighting]]:
@@ -501,7 +515,7 @@ class GinTracker:
         the wrong player to move. The players record the hand themselves.
         """
         for seq, (zone, code, x, y, _) in list(self._pending.items()):
-            if not self._present(reading.get(zone, {}), code, x, y):
+            if seq not in self._gaps and not self._present(reading.get(zone, {}), code, x, y):
                 del self._pending[seq]
                 if zone == self.discard_zone and self.phase == "play":
                     self._pending.clear()
@@ -800,11 +814,46 @@ class GinTracker:
         if knocker not in self.layouts:
             if not (len(own) >= HAND_SIZE or theirs or self._finish):
                 return []
+            gaps = self._gap_questions(knocker, reading, frame_id) if len(own) < HAND_SIZE and not self._finish else []
+            if gaps:
+                return gaps
             events += self._commit_knocker(own, bool(theirs), frame_id)
         layoff_cards = {code: c for code, c in own.items() if code not in self.layouts[knocker].cards}
         if len(theirs) + len(layoff_cards) < HAND_SIZE and not self._finish:
-            return events
+            return events + (self._gap_questions(opponent, reading, frame_id) if theirs else [])
         return events + self._commit_opponent(theirs, layoff_cards, frame_id)
+
+    def _gap_questions(self, seat: int, reading: dict[str, dict[str, _Card]], frame_id: int) -> list[Event]:
+        """A layout short of cards: where two groups of it lie in one row about a card apart and one card
+        not seen anywhere would make them one meld, a card the camera cannot see may lie between them
+        (its index hidden, its colour merged with its neighbours'). Ask about that place, once, with
+        those cards as the choices, rather than settle a hand short of a card (§14) on a guess.
+        """
+        zone = self.seat_zones[seat]
+        cards = reading.get(zone, {})
+        groups = [g for g in self._group(cards) if not any(cards[c].code in (BACK, UNREAD) or c.endswith(_TWICE) for c in g)]
+        unseen = self._unseen(reading)
+        events = []
+        for k, first in enumerate(groups):
+            for second in groups[k + 1:]:
+                gap, a, b = min((math.dist((cards[a].x, cards[a].y), (cards[b].x, cards[b].y)), a, b) for a in first for b in second)
+                if gap > GAP_CARDS * self.options.cluster_cm or abs(cards[a].y - cards[b].y) > ROW_CM:
+                    continue
+                hand = [parse_card(c) for c in first + second]
+                fits = tuple(str(c) for c in ALL_CARDS if str(c) in unseen and _is_meld(hand + [c], self.mrules))
+                x, y = round((cards[a].x + cards[b].x) / 2, 1), round((cards[a].y + cards[b].y) / 2, 1)
+                key = ("gap", zone, x, y)
+                if not fits or key in self._flagged_keys:
+                    continue
+                self._flagged_keys.add(key)
+                held = len([c for c in cards.values() if c.code != BACK])
+                event = self._emit("reading", frame_id, needs_confirmation=True, candidates=fits, zone=zone, position=(x, y),
+                                   cards=(UNREAD,), detail=f"{self.players[seat]}'s layout shows {held} cards, and {a} and {b} "
+                                                           "lie a card apart: which card lies between them?")
+                self._pending[event.seq] = (zone, UNREAD, x, y, True)
+                self._gaps.add(event.seq)
+                events.append(event)
+        return events
 
     def _group(self, cards: dict[str, _Card]) -> list[tuple[str, ...]]:
         """Clusters of cards lying together (single linkage), each ordered left to right."""
@@ -993,6 +1042,14 @@ def _join_place(places: list[list[Sighting]], sighting: Sighting, radius: float)
             seen.append(sighting)
             return
     places.append([sighting])
+
+
+def _is_meld(cards: list[Card], rules) -> bool:
+    try:
+        Meld.of(cards, rules)
+    except MeldError:
+        return False
+    return True
 
 
 def _is_meld_group(group: tuple[str, ...], layout: _Layout) -> bool:
