@@ -61,6 +61,8 @@ CHOICES = 6
 GAP_CARDS = 2
 """Two groups of a layout lying up to this many meld distances apart (:attr:`TrackerOptions.cluster_cm`)
 may have a card between them that the camera cannot see."""
+WIDE_STEP_CM = 2.8
+"""Two cards of one group lying this far apart leave room for a fanned card between them (a fan steps 2 cm)."""
 ROW_CM = 2.5
 """Cards whose centres lie within this height of each other lie in one row."""
 _TWICE = "*"
@@ -824,35 +826,47 @@ class GinTracker:
         return events + self._commit_opponent(theirs, layoff_cards, frame_id)
 
     def _gap_questions(self, seat: int, reading: dict[str, dict[str, _Card]], frame_id: int) -> list[Event]:
-        """A layout short of cards: where two groups of it lie in one row about a card apart and one card
-        not seen anywhere would make them one meld, a card the camera cannot see may lie between them
-        (its index hidden, its colour merged with its neighbours'). Ask about that place, once, with
-        those cards as the choices, rather than settle a hand short of a card (§14) on a guess.
+        """A layout short of cards: where cards of it lie in one row a card apart, in one group that is no
+        meld or in two groups, and one card not seen anywhere would make them one meld, a card the camera
+        cannot see may lie between them (its index hidden, its colour merged with its neighbours'). Ask
+        about that place, once, with those cards as the choices, rather than settle a hand short of a
+        card (§14) on a guess.
         """
         zone = self.seat_zones[seat]
         cards = reading.get(zone, {})
+        place = lambda c: (cards[c].x, cards[c].y)
         groups = [g for g in self._group(cards) if not any(cards[c].code in (BACK, UNREAD) or c.endswith(_TWICE) for c in g)]
-        unseen = self._unseen(reading)
-        events = []
+        spans = []  # (the cards a missing one would make a meld, the two it would lie between)
+        for group in groups:
+            if len(group) >= 2 and not _is_meld([parse_card(c) for c in group], self.mrules):
+                ordered = sorted(group, key=lambda c: cards[c].x)
+                a, b = max(zip(ordered, ordered[1:]), key=lambda pair: math.dist(place(pair[0]), place(pair[1])))
+                if math.dist(place(a), place(b)) >= WIDE_STEP_CM:
+                    spans.append((group, a, b))
         for k, first in enumerate(groups):
             for second in groups[k + 1:]:
-                gap, a, b = min((math.dist((cards[a].x, cards[a].y), (cards[b].x, cards[b].y)), a, b) for a in first for b in second)
-                if gap > GAP_CARDS * self.options.cluster_cm or abs(cards[a].y - cards[b].y) > ROW_CM:
-                    continue
-                hand = [parse_card(c) for c in first + second]
-                fits = tuple(str(c) for c in ALL_CARDS if str(c) in unseen and _is_meld(hand + [c], self.mrules))
-                x, y = round((cards[a].x + cards[b].x) / 2, 1), round((cards[a].y + cards[b].y) / 2, 1)
-                key = ("gap", zone, x, y)
-                if not fits or key in self._flagged_keys:
-                    continue
-                self._flagged_keys.add(key)
-                held = len([c for c in cards.values() if c.code != BACK])
-                event = self._emit("reading", frame_id, needs_confirmation=True, candidates=fits, zone=zone, position=(x, y),
-                                   cards=(UNREAD,), detail=f"{self.players[seat]}'s layout shows {held} cards, and {a} and {b} "
-                                                           "lie a card apart: which card lies between them?")
-                self._pending[event.seq] = (zone, UNREAD, x, y, True)
-                self._gaps.add(event.seq)
-                events.append(event)
+                gap, a, b = min((math.dist(place(a), place(b)), a, b) for a in first for b in second)
+                if gap <= GAP_CARDS * self.options.cluster_cm:
+                    spans.append((first + second, a, b))
+        unseen = self._unseen(reading)
+        held = len([c for c in cards.values() if c.code != BACK])
+        events = []
+        for group, a, b in spans:
+            if abs(cards[a].y - cards[b].y) > ROW_CM:
+                continue
+            hand = [parse_card(c) for c in group]
+            fits = tuple(str(c) for c in ALL_CARDS if str(c) in unseen and _is_meld(hand + [c], self.mrules))
+            x, y = round((cards[a].x + cards[b].x) / 2, 1), round((cards[a].y + cards[b].y) / 2, 1)
+            key = ("gap", zone, x, y)
+            if not fits or key in self._flagged_keys:
+                continue
+            self._flagged_keys.add(key)
+            event = self._emit("reading", frame_id, needs_confirmation=True, candidates=fits, zone=zone, position=(x, y),
+                               cards=(UNREAD,), detail=f"{self.players[seat]}'s layout shows {held} cards, and {a} and {b} "
+                                                       "lie a card apart: which card lies between them?")
+            self._pending[event.seq] = (zone, UNREAD, x, y, True)
+            self._gaps.add(event.seq)
+            events.append(event)
         return events
 
     def _group(self, cards: dict[str, _Card]) -> list[tuple[str, ...]]:
