@@ -56,6 +56,15 @@ UNREAD = "UNREAD"
 """The code of a card the camera sees lying there but cannot read: the tracker asks which card it is."""
 
 HAND_SIZE = 10
+CHOICES = 6
+"""The most answers a question offers the players (the dashboard shows them as buttons)."""
+GAP_CARDS = 2
+"""Two groups of a layout lying up to this many meld distances apart (:attr:`TrackerOptions.cluster_cm`)
+may have a card between them that the camera cannot see."""
+WIDE_STEP_CM = 2.8
+"""Two cards of one group lying this far apart leave room for a fanned card between them (a fan steps 2 cm)."""
+ROW_CM = 2.5
+"""Cards whose centres lie within this height of each other lie in one row."""
 _TWICE = "*"
 """Marks the second reading of one card in one zone and frame."""
 
@@ -285,6 +294,10 @@ class GinTracker:
         self._pending: dict[int, tuple[str, str, float, float, bool]] = {}
         self._finish = False
         self._flagged_keys: set[tuple] = set()
+        self._gaps: set[int] = set()
+        """Questions about a place in a layout where no card is seen, though a card seems missing there."""
+        self._named: list[tuple[str, str, float, float]] = []
+        """Cards the players named at such places (zone, card, x, y): they lie there, seen or not."""
 
     # --- inputs -----------------------------------------------------------------------------
 
@@ -349,6 +362,10 @@ class GinTracker:
             raise TrackerError(f"event #{seq} asks which card lies there: {UNREAD} is no answer")
         zone, read, x, y, doubtful = self._pending.pop(seq)
         self._overrides.append(_Override(zone, read, x, y, answer, doubtful))
+        if seq in self._gaps and answer != BACK:
+            self._named.append((zone, answer, x, y))
+        if answer not in (read, BACK) and read.rstrip(_TWICE) != answer:
+            self.named += (parse_card(answer).rank,)
         return self._reevaluate()
 
     def press_knock(self, player: str, frame_id: int) -> list[Event]:
@@ -407,6 +424,9 @@ class GinTracker:
                                             sum(s.confidence for s in seen) / len(seen), alternatives)
             elif len(seen) > self.options.window - self.options.quorum:
                 return None
+        for zone, code, x, y in self._named:  # named at a place where the camera sees no card
+            if not any(code in cards for cards in reading.values()):
+                reading[zone][code] = _Card(code, x, y, 1.0, ())
         return reading
 
     def _votes(self) -> dict[tuple[str, str], list[Sighting]]:
@@ -497,7 +517,7 @@ class GinTracker:
         the wrong player to move. The players record the hand themselves.
         """
         for seq, (zone, code, x, y, _) in list(self._pending.items()):
-            if not self._present(reading.get(zone, {}), code, x, y):
+            if seq not in self._gaps and not self._present(reading.get(zone, {}), code, x, y):
                 del self._pending[seq]
                 if zone == self.discard_zone and self.phase == "play":
                     self._pending.clear()
@@ -534,8 +554,7 @@ class GinTracker:
                                         conflict=True)
                     continue
                 if card.code == UNREAD:
-                    if self.zones.named(zone).kind == "layout":
-                        card = replace(card, candidates=card.candidates + self._meld_candidates(card, reading))
+                    card = replace(card, candidates=self._unread_candidates(zone, card, reading))
                     if self.zones.named(zone).kind != "stock":
                         events += self._ask(zone, card, frame_id, f"a card lies in {zone} at ({card.x:.0f}, {card.y:.0f}) cm "
                                                                   "but its index cannot be read")
@@ -558,6 +577,58 @@ class GinTracker:
                 events += self._ask(zone, card, frame_id, why, conflict=twice)
         return events
 
+    @property
+    def hard_ranks(self) -> list[int]:
+        """The ranks the players named for cards the camera could not read, the most often named first
+        (of two named as often, the later).
+
+        >>> t = GinTracker(("Anna", "Ben"), dealer="Anna")
+        >>> t.named = (12, 13, 12, 1)
+        >>> t.hard_ranks
+        [12, 1, 13]
+        """
+        last = {rank: k for k, rank in enumerate(self.named)}
+        return sorted(last, key=lambda rank: (-self.named.count(rank), -last[rank]))
+
+    def _unread_candidates(self, zone: str, card: _Card, reading: dict[str, dict[str, _Card]]) -> tuple[str, ...]:
+        """What to offer for a card lying unread: in a player's area a card of a committed layout that
+        lies there and is read no more, the cards that complete its meld
+        and the cards read next to it (the place may be such a card's picture, read apart from its
+        index); then the cards not seen anywhere of the rank the players named most for a card the
+        camera could not read (:attr:`hard_ranks`), what the reader made of it, the other ranks named.
+        A face-down card (a knock) stays among the first :data:`CHOICES`.
+
+        >>> t = GinTracker(("Anna", "Ben"), dealer="Anna")
+        >>> t.named = (12,)
+        >>> t._unread_candidates("discard", _Card(UNREAD, 45, 30, 0.0, ("9C", BACK)), {})
+        ('QS', 'QH', 'QD', 'QC', '9C', 'BACK')
+        """
+        layout = self.zones.named(zone).kind == "layout"
+        melds = self._meld_candidates(card, reading) if layout else ()
+        unseen = self._unseen(reading)
+        hard = [tuple(str(c) for c in ALL_CARDS if c.rank == rank and str(c) in unseen) for rank in self.hard_ranks]
+        neighbours = laid = ()
+        if layout:
+            near = [c for c in reading[zone].values() if c.code not in (BACK, UNREAD) and not c.code.endswith(_TWICE)
+                    and self._near(c, card, CARD_HEIGHT_CM)]
+            neighbours = tuple(c.code for c in sorted(near, key=lambda c: math.dist((c.x, c.y), (card.x, card.y)))[:2])
+            # A card of a committed layout that lies there and is not read now: most likely the same card.
+            placed = [(math.dist(position, (card.x, card.y)), code) for seat, done in self.layouts.items()
+                      if self.seat_zones[seat] == zone for code, position in done.cards.items()
+                      if code not in reading[zone] and math.dist(position, (card.x, card.y)) <= CARD_HEIGHT_CM]
+            laid = tuple(code for _, code in sorted(placed))
+        offered = [c for c in dict.fromkeys(laid + melds + neighbours + (hard[:1] or [()])[0] + card.candidates
+                                            + sum(hard[1:], ()))
+                   if c != BACK]
+        if BACK in card.candidates:
+            offered.insert(min(len(offered), CHOICES - 1), BACK)
+        return tuple(offered)
+
+    def _unseen(self, reading: dict[str, dict[str, _Card]]) -> set[str]:
+        """The cards lying nowhere the tracker knows of (on the pile, in a layout, read on the table)."""
+        seen = set(self.pile) | self._layout_codes() | {c.code for zone in reading.values() for c in zone.values()}
+        return {str(c) for c in ALL_CARDS} - seen
+
     def _meld_candidates(self, card: _Card, reading: dict[str, dict[str, _Card]]) -> tuple[str, ...]:
         """For a card lying unread among others of a player's area: the cards not seen elsewhere that
         make the group it lies in a legal meld (the likely answers to offer the players)."""
@@ -572,10 +643,10 @@ class GinTracker:
 
     def _completions(self, others: list[Card], reading: dict[str, dict[str, _Card]]) -> tuple[str, ...]:
         """The cards not seen elsewhere that make a legal meld with ``others`` (one deck, Gin melds)."""
-        seen = set(self.pile) | self._layout_codes() | {c.code for zone in reading.values() for c in zone.values()}
+        unseen = self._unseen(reading)
         found = []
         for candidate in ALL_CARDS:
-            if str(candidate) in seen:
+            if str(candidate) not in unseen:
                 continue
             try:
                 Meld.of(others + [candidate], self.mrules)
@@ -616,7 +687,9 @@ class GinTracker:
         for pending_zone, code, x, y, _ in self._pending.values():
             if (pending_zone, code) == (zone, card.code) and math.dist((x, y), (card.x, card.y)) <= self.options.confirm_radius_cm:
                 return []
-        candidates = tuple(c for c in dict.fromkeys((card.code,) + card.candidates) if c not in exclude and c != UNREAD)
+        # A stock card is face down: whatever was read on it, its back is one answer.
+        face_down = (BACK,) if self.zones.named(zone).kind == "stock" else ()
+        candidates = tuple(c for c in dict.fromkeys((card.code,) + card.candidates + face_down) if c not in exclude and c != UNREAD)
         event = self._emit("reading", frame_id, needs_confirmation=True, candidates=candidates or (card.code,) * (card.code != UNREAD),
                            zone=zone, position=(round(card.x, 1), round(card.y, 1)), cards=(card.code,), detail=why)
         self._pending[event.seq] = (zone, card.code, card.x, card.y, card.confidence < self.options.min_confidence)
@@ -683,6 +756,11 @@ class GinTracker:
 
     decks = 1
     _copies = "a one-deck game holds it once"
+    named: tuple[int, ...] = ()
+    """Ranks of cards the camera could not read (or misread) that the players named, in order: the
+    next card it cannot read is likely another of them (a deck whose queens the recognizer does not
+    know), so they are offered (:attr:`hard_ranks`). :class:`rummyref.pipeline.HandSession` keeps
+    them over the hands of a session."""
 
     def _next_seat(self, seat: int) -> int:
         return 1 - seat
@@ -742,11 +820,58 @@ class GinTracker:
         if knocker not in self.layouts:
             if not (len(own) >= HAND_SIZE or theirs or self._finish):
                 return []
+            gaps = self._gap_questions(knocker, reading, frame_id) if len(own) < HAND_SIZE and not self._finish else []
+            if gaps:
+                return gaps
             events += self._commit_knocker(own, bool(theirs), frame_id)
         layoff_cards = {code: c for code, c in own.items() if code not in self.layouts[knocker].cards}
         if len(theirs) + len(layoff_cards) < HAND_SIZE and not self._finish:
-            return events
+            return events + (self._gap_questions(opponent, reading, frame_id) if theirs else [])
         return events + self._commit_opponent(theirs, layoff_cards, frame_id)
+
+    def _gap_questions(self, seat: int, reading: dict[str, dict[str, _Card]], frame_id: int) -> list[Event]:
+        """A layout short of cards: where cards of it lie in one row a card apart, in one group that is no
+        meld or in two groups, and one card not seen anywhere would make them one meld, a card the camera
+        cannot see may lie between them (its index hidden, its colour merged with its neighbours'). Ask
+        about that place, once, with those cards as the choices, rather than settle a hand short of a
+        card (§14) on a guess.
+        """
+        zone = self.seat_zones[seat]
+        cards = reading.get(zone, {})
+        place = lambda c: (cards[c].x, cards[c].y)
+        groups = [g for g in self._group(cards) if not any(cards[c].code in (BACK, UNREAD) or c.endswith(_TWICE) for c in g)]
+        spans = []  # (the cards a missing one would make a meld, the two it would lie between)
+        for group in groups:
+            if len(group) >= 2 and not _is_meld([parse_card(c) for c in group], self.mrules):
+                ordered = sorted(group, key=lambda c: cards[c].x)
+                a, b = max(zip(ordered, ordered[1:]), key=lambda pair: math.dist(place(pair[0]), place(pair[1])))
+                if math.dist(place(a), place(b)) >= WIDE_STEP_CM:
+                    spans.append((group, a, b))
+        for k, first in enumerate(groups):
+            for second in groups[k + 1:]:
+                gap, a, b = min((math.dist(place(a), place(b)), a, b) for a in first for b in second)
+                if gap <= GAP_CARDS * self.options.cluster_cm:
+                    spans.append((first + second, a, b))
+        unseen = self._unseen(reading)
+        held = len([c for c in cards.values() if c.code != BACK])
+        events = []
+        for group, a, b in spans:
+            if abs(cards[a].y - cards[b].y) > ROW_CM:
+                continue
+            hand = [parse_card(c) for c in group]
+            fits = tuple(str(c) for c in ALL_CARDS if str(c) in unseen and _is_meld(hand + [c], self.mrules))
+            x, y = round((cards[a].x + cards[b].x) / 2, 1), round((cards[a].y + cards[b].y) / 2, 1)
+            key = ("gap", zone, x, y)
+            if not fits or key in self._flagged_keys:
+                continue
+            self._flagged_keys.add(key)
+            event = self._emit("reading", frame_id, needs_confirmation=True, candidates=fits, zone=zone, position=(x, y),
+                               cards=(UNREAD,), detail=f"{self.players[seat]}'s layout shows {held} cards, and {a} and {b} "
+                                                       "lie a card apart: which card lies between them?")
+            self._pending[event.seq] = (zone, UNREAD, x, y, True)
+            self._gaps.add(event.seq)
+            events.append(event)
+        return events
 
     def _group(self, cards: dict[str, _Card]) -> list[tuple[str, ...]]:
         """Clusters of cards lying together (single linkage), each ordered left to right."""
@@ -935,6 +1060,14 @@ def _join_place(places: list[list[Sighting]], sighting: Sighting, radius: float)
             seen.append(sighting)
             return
     places.append([sighting])
+
+
+def _is_meld(cards: list[Card], rules) -> bool:
+    try:
+        Meld.of(cards, rules)
+    except MeldError:
+        return False
+    return True
 
 
 def _is_meld_group(group: tuple[str, ...], layout: _Layout) -> bool:

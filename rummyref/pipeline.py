@@ -128,6 +128,35 @@ def pair_corners(placed: Sequence[tuple[Sighting, bool]]) -> list[Sighting]:
     return out
 
 
+FELT_AT_CENTRE, CARD_AT_CENTRE = 0.2, 0.8
+"""Shares of card colour around a centre (:func:`vision.presence.card_share`) below which it lies on
+the felt, and above which on a card."""
+
+
+def lower_index(sighting: Sighting, mask: np.ndarray) -> Sighting:
+    """A card read at one index only is placed as if that were its upper-left index (a fan's cards
+    show those); but the last card of a fan shows its lower-right index too, and the reader may read
+    only that one. When felt lies where the card's centre would be and card where it would be from a
+    lower-right index, it is one: the card lies a diagonal up and left (else it would pass for a card
+    lying beside its fan, splitting its meld).
+
+    >>> from vision.presence import PX_PER_CM
+    >>> mask = np.zeros((300, 400), np.uint8); mask[int(40.5 * PX_PER_CM):int(49.3 * PX_PER_CM), int(25.9 * PX_PER_CM):int(32.1 * PX_PER_CM)] = 1
+    >>> low = Sighting("JC", 0.95, 29.0 + DIAGONAL_CM[0], 44.9 + DIAGONAL_CM[1], None)
+    >>> moved = lower_index(low, mask); round(moved.x, 1), round(moved.y, 1)
+    (29.0, 44.9)
+    >>> lower_index(replace(low, x=29.0, y=44.9), mask).x
+    29.0
+    """
+    from vision.presence import PX_PER_CM, card_share
+
+    x, y = sighting.x - DIAGONAL_CM[0], sighting.y - DIAGONAL_CM[1]
+    if (card_share(mask, PX_PER_CM, sighting.x, sighting.y) < FELT_AT_CENTRE
+            and card_share(mask, PX_PER_CM, x, y) > CARD_AT_CENTRE):
+        return replace(sighting, x=x, y=y)
+    return sighting
+
+
 ARTWORK_MARGIN_CM = 0.4
 """How far beyond a card's edge a reading still counts as lying on its face (the card's turn and
 the index positions are estimates)."""
@@ -263,16 +292,22 @@ class TableReader:
                 x, y = x + INDEX_TO_CENTRE_CM[0], y + INDEX_TO_CENTRE_CM[1]  # see INDEX_TO_CENTRE_CM
             code = obs.card if obs.card != "JK" or self.jokers else BACK
             placed.append((Sighting(code, float(obs.confidence), float(x), float(y), None), single))
-        sightings = []
-        for s in pair_corners(placed):
-            zone = self.zones.zone_at(s.x, s.y)
-            if s.code != "BACK" or zone:
-                sightings.append(replace(s, zone=zone.name if zone else None))
+        mask = None
         if view is not None:
             from vision.presence import card_mask
 
+            mask = card_mask(view)
+        singles = {id(s) for s, single in placed if single}
+        sightings = []
+        for s in pair_corners(placed):
+            if id(s) in singles and mask is not None:  # a single index, not paired with the card's other one
+                s = lower_index(s, mask)
+            zone = self.zones.zone_at(s.x, s.y)
+            if s.code != "BACK" or zone:
+                sightings.append(replace(s, zone=zone.name if zone else None))
+        if mask is not None:
             marks = [tuple(map(float, point)) for point in table]  # where indices were read (single ones uncorrected)
-            sightings += self.unread(card_mask(view), sightings, marks)
+            sightings += self.unread(mask, sightings, marks)
         return tuple(self.pile_top(sightings))
 
     def pile_top(self, sightings: list[Sighting], doubt: bool = False) -> list[Sighting]:
@@ -394,7 +429,11 @@ class HandSession:
     def _next_tracker(self) -> GinTracker:
         self.hand += 1
         self.clearing = True
-        return GinTracker(self.players, self.match.next_dealer, self.rules, self.zones, self.options)
+        tracker = GinTracker(self.players, self.match.next_dealer, self.rules, self.zones, self.options)
+        last = getattr(self, "tracker", None)
+        if last is not None:  # what the players named for cards the camera cannot read holds for this deck
+            tracker.named = last.named
+        return tracker
 
     def _cleared(self, sightings: Sequence[Sighting]) -> bool:
         """Nothing of the last hand shows: no card in a player's area, no face-down discard."""

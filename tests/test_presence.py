@@ -127,3 +127,21 @@ def test_a_pile_whose_only_reading_falls_outside_its_zone_is_an_unread_card():
     assert not any(s.code == "10C" and s.zone == "discard" for s in sightings)
     [(zone, x, y)] = [(s.zone, s.x, s.y) for s in sightings if s.code == UNREAD]
     assert zone == "discard" and (x, y) == pile.centre
+
+
+def test_the_last_card_of_a_fan_read_only_at_its_lower_index_lies_in_its_fan():
+    """Seed 130: the JC closing a fan of jacks was read only at its lower-right index. Taken for an
+    upper-left index, it lay a diagonal off, beside the fan (the meld split, the knock over the limit)."""
+    renderer = GameRenderer(1280, 720, (ZONES.width, ZONES.height), seed=5)
+    fan = [Placed(code, 25.0 + 2.0 * i, 45.0, "seat0") for i, code in enumerate(("JH", "JD", "JC"))]
+    image = renderer.render((STOCK, *fan), still=True)
+    calibration = make_calibrator((ZONES.width, ZONES.height)).update(image).calibration
+    upper = lambda p: renderer._project([(p.x - INDEX_TO_CENTRE_CM[0], p.y - INDEX_TO_CENTRE_CM[1])])[0]
+    lower = renderer._project([(fan[2].x + INDEX_TO_CENTRE_CM[0], fan[2].y + INDEX_TO_CENTRE_CM[1])])[0]
+    observations = [CardObservation(p.code, 0.95, (tuple(map(float, upper(p))),)) for p in fan[:2]]
+    observations.append(CardObservation("JC", 0.95, (tuple(map(float, lower)),)))
+    view = table_view(image, calibration.homography, (ZONES.width, ZONES.height))
+    sightings = TableReader(None, ZONES, None).sightings(observations, calibration, view)
+    [jc] = [s for s in sightings if s.code == "JC"]
+    assert jc.zone == "seat0" and math.dist((jc.x, jc.y), (fan[2].x, fan[2].y)) < 1.0
+    assert unread(sightings) == []

@@ -107,12 +107,12 @@ def test_a_card_unread_in_a_fan_is_offered_as_the_cards_that_complete_its_meld()
     x, y = seat.rect[0] + 10, seat.rect[1] + 6
     run = [Sighting("JD", 0.95, x, y, seat.name), Sighting(UNREAD, 0.0, x + 2, y, seat.name), Sighting("KD", 0.95, x + 4, y, seat.name)]
     [question] = still(tracker, 1, run)
-    assert question.position == (x + 2, y) and question.candidates == ("QD",)
+    assert question.position == (x + 2, y) and question.candidates == ("QD", "JD", "KD")  # then the cards beside it
     tracker.confirm(question.seq, "QD")
     sets = [Sighting("6S", 0.95, x + 30, y, seat.name), Sighting("6H", 0.95, x + 32, y, seat.name),
             Sighting(UNREAD, 0.0, x + 34, y, seat.name)]
     [question] = still(tracker, 3, run + sets)
-    assert question.position == (x + 34, y) and question.candidates == ("6D", "6C")
+    assert question.position == (x + 34, y) and question.candidates[:4] == ("6D", "6C", "6H", "6S")
 
 
 def test_a_discard_pile_that_never_settles_before_the_table_moves_ends_the_hand_as_a_question():
@@ -133,3 +133,93 @@ def test_a_pile_read_surely_in_some_frames_and_unread_in_others_is_one_doubtful_
     [question] = events
     assert question.kind == "reading" and question.cards == ("QH",) and question.candidates[0] == "QH"
     assert [e.describe() for e in tracker.confirm(question.seq, "QH")] == ["#2 discard Ben QH (stock 31)"]
+
+
+def test_a_card_read_doubtfully_on_the_stock_offers_its_back():
+    """The stock's back read weakly as a king: the players must be able to tap "face down"."""
+    tracker = GinTracker(("Anna", "Ben"), dealer="Anna", zones=ZONES, options=TrackerOptions(window=2, quorum=2))
+    stock = ZONES.named("stock").centre
+    [question] = still(tracker, 1, [Sighting("KD", 0.46, *stock, "stock")])
+    assert question.zone == "stock" and question.candidates == ("KD", "BACK")
+    assert tracker.confirm(question.seq, "BACK") == []
+    assert still(tracker, 3, [Sighting("KD", 0.46, *stock, "stock")]) == []  # answered: not asked again
+
+
+def test_the_rank_named_for_an_unread_card_is_offered_for_the_next_unread_card_in_suits_not_seen():
+    """The recognizer cannot read this deck's queens: once the players named an unread discard QC,
+    the next unread discard offers the queens nobody has seen, so they can answer by a tap."""
+    tracker = GinTracker(("Anna", "Ben"), dealer="Anna", zones=ZONES, options=TrackerOptions(window=2, quorum=2))
+    unread = [Sighting(UNREAD, 0.0, *DISCARD, "discard", ("BACK",))]
+    [first] = still(tracker, 1, unread)
+    assert first.candidates == ("BACK",)
+    tracker.confirm(first.seq, "QC")
+    moving(tracker, 3)
+    seat = ZONES.seat_zone(1)
+    shown = [Sighting("QS", 0.95, seat.rect[0] + 10, seat.rect[1] + 6, seat.name)]  # QS lies elsewhere: not offered
+    [second] = still(tracker, 4, unread + shown)
+    assert second.cards == (UNREAD,) and second.candidates[:2] == ("QH", "QD") and "BACK" in second.candidates
+    assert "QC" not in second.candidates and "QS" not in second.candidates
+
+
+def test_the_named_ranks_go_over_to_the_next_hand_of_the_session():
+    from rummyref.pipeline import HandSession
+    from engine.match import HandScore
+
+    session = HandSession(("Anna", "Ben"), "Anna", zones=ZONES, options=TrackerOptions(window=2, quorum=2))
+    [question] = [e for k in (1, 2) for e in session.update(k, [Sighting(UNREAD, 0.0, *DISCARD, "discard")], True)]
+    session.confirm(question.seq, "QC")
+    session.hand_recorded(HandScore("Ben", 10, "knock"))
+    assert session.hand == 2 and session.tracker.hard_ranks == [12]
+
+
+def test_an_unread_place_in_a_fan_offers_the_card_read_next_to_it():
+    """A card's picture seen apart from its index: the players say it is the card read beside it."""
+    tracker = GinTracker(("Anna", "Ben"), dealer="Anna", zones=ZONES, options=TrackerOptions(window=2, quorum=2))
+    seat = ZONES.seat_zone(1)
+    x, y = seat.rect[0] + 10, seat.rect[1] + 6
+    seen = [Sighting("7S", 0.95, x + 3.5, y, seat.name), Sighting("2C", 0.95, x + 20, y, seat.name),
+            Sighting(UNREAD, 0.0, x, y, seat.name)]
+    [question] = still(tracker, 1, seen)
+    assert question.position == (x, y) and question.candidates == ("7S",)
+    events = tracker.confirm(question.seq, "7S")
+    assert not any(e.kind in ("irregularity", "reading") for e in events + tracker.events[question.seq:])
+
+
+def test_a_card_of_a_committed_layout_seen_unread_later_is_offered_as_that_card_first():
+    """Ben's 9S was read when he laid out; while Anna lays out, its place shows a card the camera no
+    longer reads. It is the 9S, not the 9C that would complete the set: the 9S comes first."""
+    tracker = GinTracker(("Anna", "Ben"), dealer="Anna", zones=ZONES, options=TrackerOptions(window=2, quorum=2))
+    seat = ZONES.seat_zone(1)
+    x, y = seat.rect[0] + 5, seat.rect[1] + 6
+    melds = [("9S", "9H", "9D"), ("2C", "3C", "4C"), ("5D", "6D", "7D")]
+    laid = [Sighting(code, 0.95, x + 20 * m + 2 * k, y, seat.name) for m, meld in enumerate(melds) for k, code in enumerate(meld)]
+    laid.append(Sighting("KS", 0.95, x, y + 10, seat.name))
+    events = still(tracker, 1, laid)
+    assert [e.kind for e in events] == ["knock", "layout"] and events[1].player == "Ben"
+    unread_nine = [Sighting(UNREAD, 0.0, x, y, seat.name)] + laid[1:]
+    anna = ZONES.seat_zone(0)
+    [question] = still(tracker, 3, unread_nine + [Sighting("AH", 0.95, anna.rect[0] + 5, anna.rect[1] + 6, anna.name)])
+    assert question.position == (x, y) and question.candidates[0] == "9S"
+
+
+@pytest.mark.parametrize("king", [48.4, 49.0], ids=["one group", "two groups"])
+def test_a_knockers_layout_a_card_short_with_a_gap_in_a_run_asks_for_the_card_in_the_gap(king):
+    """Seed 132: Ann's QC between JC and KC shows neither index nor a patch of its own. When Ben starts
+    laying out, Ann's layout holds 9 cards: the tracker asks which card lies between JC and KC (the
+    queen of clubs completes the run) instead of proposing the §14 ruling for 9 cards."""
+    tracker = GinTracker(("Ann", "Ben"), dealer="Ben", zones=ZONES, options=TrackerOptions(window=2, quorum=2))
+    ann, ben = ZONES.seat_zone(0), ZONES.seat_zone(1)
+    y = ann.rect[1] + 6.5
+    laid = [Sighting(code, 0.95, x, y, ann.name) for code, x in
+            (("AS", 5), ("AD", 7), ("AC", 9), ("2S", 25), ("3S", 27), ("4S", 29), ("JC", 45), ("KC", king))]
+    laid.append(Sighting("2D", 0.95, 4, y + 9.7, ann.name))
+    events = still(tracker, 1, laid)
+    assert [e.kind for e in events] == ["knock"]  # Ann is forehand: she went down; 9 cards, so she may not be done
+    bens = [Sighting(code, 0.95, x, ben.rect[1] + 6.5, ben.name) for code, x in (("7H", 5), ("7D", 7), ("7C", 9))]
+    [question] = still(tracker, 3, laid + bens)
+    assert question.kind == "reading" and question.zone == ann.name and question.position == (round((45 + king) / 2, 1), y)
+    assert question.cards == (UNREAD,) and question.candidates == ("QC",) and "between them" in question.detail
+    events = tracker.confirm(question.seq, "QC")
+    [layout] = [e for e in events if e.kind == "layout"]
+    assert layout.player == "Ann" and ("JC", "QC", "KC") in layout.melds and layout.cards == ("2D",)
+    assert not any(e.kind == "irregularity" for e in tracker.events)

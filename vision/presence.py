@@ -115,6 +115,20 @@ def unread_cards(mask: np.ndarray, px_per_cm: float, read: Sequence[tuple[float,
     return found
 
 
+def card_share(mask: np.ndarray, px_per_cm: float, x: float, y: float, radius_cm: float = 1.0) -> float:
+    """The share of card colour in ``mask`` within ``radius_cm`` (a square) of the table point ``(x, y)``
+    cm; 0.0 off the view.
+
+    >>> mask = np.zeros((100, 200), np.uint8); mask[20:64, 40:72] = 1
+    >>> card_share(mask, 5.0, 11.2, 8.3), card_share(mask, 5.0, 30.0, 8.3), card_share(mask, 5.0, 90.0, 8.3)
+    (1.0, 0.0, 0.0)
+    """
+    r = radius_cm * px_per_cm
+    x0, y0 = max(int(round(x * px_per_cm - r)), 0), max(int(round(y * px_per_cm - r)), 0)
+    part = mask[y0:max(int(round(y * px_per_cm + r)) + 1, 0), x0:max(int(round(x * px_per_cm + r)) + 1, 0)]
+    return float(part.mean()) if part.size else 0.0
+
+
 def _label_at(labels: np.ndarray, point: tuple[float, float]) -> int:
     x, y = int(round(point[0])), int(round(point[1]))
     if 0 <= y < labels.shape[0] and 0 <= x < labels.shape[1]:
