@@ -364,8 +364,9 @@ class GinTracker:
         self._overrides.append(_Override(zone, read, x, y, answer, doubtful))
         if seq in self._gaps and answer != BACK:
             self._named.append((zone, answer, x, y))
-        if answer not in (read, BACK) and read.rstrip(_TWICE) != answer:
-            self.named += (parse_card(answer).rank,)
+        named = parse_card(answer) if answer != BACK else None
+        if isinstance(named, Card) and answer != read and read.rstrip(_TWICE) != answer:  # a joker has no rank
+            self.named += (named.rank,)
         return self._reevaluate()
 
     def press_knock(self, player: str, frame_id: int) -> list[Event]:
