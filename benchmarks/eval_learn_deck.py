@@ -36,7 +36,7 @@ def main() -> int:
     from vision.recognizer import Recognizer
     from vision.synth.decks import HELDOUT_DESIGNS
     from vision.train.data import MIN_VISIBLE, render_scenes, scene_labels
-    from vision.train.layout import render_layout
+    from vision.train.layout import layout_photos
     from vision.train.synth_eval import evaluate
 
     if args.design not in HELDOUT_DESIGNS:
@@ -44,8 +44,7 @@ def main() -> int:
     recognizer = Recognizer(args.model_dir, threads=1)
     rng = np.random.default_rng(args.seed)
     # Two photos of two rows each (spades+hearts, diamonds+clubs), as the player would take them.
-    photos = [(f"rows {first + 1}-{first + 2}", render_layout(args.design, rng, rows=2, first_row=first))
-              for first in (0, 2)]
+    photos = layout_photos(args.design, rng)
     started = time.perf_counter()
     profile = learn_deck(recognizer, photos, "bench", progress=print)
     print(f"learned in {time.perf_counter() - started:.1f} s")

@@ -56,11 +56,9 @@ def learned_deck(design: str, model_dir: Path | None, seed: int = 9):
 
     from vision.learn_deck import learn_deck
     from vision.recognizer import Recognizer
-    from vision.train.layout import render_layout
+    from vision.train.layout import layout_photos
 
-    rng = np.random.default_rng(seed)
-    photos = [(f"{design} rows {first + 1}-{first + 2}", render_layout(design, rng, rows=2, first_row=first))
-              for first in (0, 2)]
+    photos = layout_photos(design, np.random.default_rng(seed))
     return learn_deck(Recognizer(model_dir, threads=1), photos, "replay", progress=print)
 
 

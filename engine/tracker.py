@@ -645,16 +645,7 @@ class GinTracker:
     def _completions(self, others: list[Card], reading: dict[str, dict[str, _Card]]) -> tuple[str, ...]:
         """The cards not seen elsewhere that make a legal meld with ``others`` (one deck, Gin melds)."""
         unseen = self._unseen(reading)
-        found = []
-        for candidate in ALL_CARDS:
-            if str(candidate) not in unseen:
-                continue
-            try:
-                Meld.of(others + [candidate], self.mrules)
-            except MeldError:
-                continue
-            found.append(str(candidate))
-        return tuple(found)
+        return tuple(str(c) for c in ALL_CARDS if str(c) in unseen and _is_meld(others + [c], self.mrules))
 
     def _copy_of(self, code: str) -> str:
         """The card a reading's key stands for: with two decks each copy in a zone has its own key
@@ -853,14 +844,12 @@ class GinTracker:
                 gap, a, b = min((math.dist(place(a), place(b)), a, b) for a in first for b in second)
                 if gap <= GAP_CARDS * self.options.cluster_cm:
                     spans.append((first + second, a, b))
-        unseen = self._unseen(reading)
         held = len([c for c in cards.values() if c.code != BACK])
         events = []
         for group, a, b in spans:
             if abs(cards[a].y - cards[b].y) > ROW_CM:
                 continue
-            hand = [parse_card(c) for c in group]
-            fits = tuple(str(c) for c in ALL_CARDS if str(c) in unseen and _is_meld(hand + [c], self.mrules))
+            fits = self._completions([parse_card(c) for c in group], reading)
             x, y = round((cards[a].x + cards[b].x) / 2, 1), round((cards[a].y + cards[b].y) / 2, 1)
             key = ("gap", zone, x, y)
             if not fits or key in self._flagged_keys:

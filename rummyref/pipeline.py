@@ -420,6 +420,7 @@ class HandSession:
         self.players, self.rules, self.zones, self.options = players, rules, zones, options
         self.match: MatchState = new_match(players, first_dealer, rules)
         self.hand = 0
+        self.tracker: GinTracker | None = None
         self.tracker = self._next_tracker()
         self.ended: tuple[int, GinTracker] | None = None
         """The hand number and tracker of the hand that ended last."""
@@ -430,9 +431,8 @@ class HandSession:
         self.hand += 1
         self.clearing = True
         tracker = GinTracker(self.players, self.match.next_dealer, self.rules, self.zones, self.options)
-        last = getattr(self, "tracker", None)
-        if last is not None:  # what the players named for cards the camera cannot read holds for this deck
-            tracker.named = last.named
+        if self.tracker is not None:  # what the players named for cards the camera cannot read holds for this deck
+            tracker.named = self.tracker.named
         return tracker
 
     def _cleared(self, sightings: Sequence[Sighting]) -> bool:

@@ -46,13 +46,18 @@ def render_layout(design: str, rng: np.random.Generator, rows: int = 4, first_ro
     return photograph(rng, image, effects)
 
 
+def layout_photos(design: str, rng: np.random.Generator, effects: float = 0.6) -> list[tuple[str, np.ndarray]]:
+    """The smallest whole layout as a player photographs it: two photos of two rows each (spades and
+    hearts, then diamonds and clubs), named as :func:`vision.learn_deck.learn_deck` takes them."""
+    return [(f"rows {first + 1}-{first + 2}", render_layout(design, rng, rows=2, first_row=first, effects=effects))
+            for first in (0, 2)]
+
+
 def write_layout_photos(directory, names: tuple[str, str], design: str = "kde/jolly-royal", seed: int = 21) -> list[str]:
-    """Two photos of two rows each (spades and hearts, then diamonds and clubs), written as ``names``
-    in ``directory``: the smallest whole layout, for tests of deck learning."""
-    rng = np.random.default_rng(seed)
+    """:func:`layout_photos` written as ``names`` in ``directory``, for tests of deck learning."""
     paths = []
-    for name, first_row in zip(names, (0, 2)):
+    for name, (_, photo) in zip(names, layout_photos(design, np.random.default_rng(seed), effects=0.3)):
         path = f"{directory}/{name}"
-        cv2.imwrite(path, render_layout(design, rng, rows=2, first_row=first_row, effects=0.3))
+        cv2.imwrite(path, photo)
         paths.append(path)
     return paths
