@@ -4,10 +4,10 @@ The guided layout shows every card once, apart and upright; the table shows them
 fanned, half covered, under other light. So the cards are cut out of the layout photos
 (:func:`layout_deck`) and laid out again in rendered table scenes (:mod:`vision.synth`:
 fans, piles, perspective, hands, glare, blur, JPEG), where the shipped detector looks for
-indices as it will at the table (:func:`scene_samples`): what it finds on a readable index is
-a patch of that card, cut with the detector's own errors and with the neighbouring cards'
-edges in it; what it finds on pips, artwork or covered indices is "not an index".
-numpy and OpenCV only.
+indices as it will at the table (:func:`scene_negatives`): what it finds on pips, artwork,
+covered or upside-down indices of this deck is "not an index". (Its finds on readable indices,
+patches of the cards themselves, made index accuracy worse, not better: the cut faces were
+photographed once already.) numpy and OpenCV only.
 """
 
 from __future__ import annotations
