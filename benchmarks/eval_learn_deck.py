@@ -6,7 +6,10 @@ Two figures per model: card identities over whole scenes (detector and classifie
 indices (at least 60 % visible) that the classifier reads right when cut where they are, which
 is what deck learning changes.
 
-    python benchmarks/eval_learn_deck.py [--design gnome/plastic] [--scenes 40] [--model-dir DIR]
+    python benchmarks/eval_learn_deck.py [--design gnome/plastic] [--scenes 40] [--model-dir DIR] [--layout-only-too]
+
+``--layout-only-too`` also learns the deck from the layout photos alone (no rendered table scenes
+of the deck, as deck learning was before them) in the same process, for its scores and its time.
 """
 
 from __future__ import annotations
@@ -26,12 +29,14 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=9)
     parser.add_argument("--overlap", type=float, default=0.6)
     parser.add_argument("--model-dir", type=Path, help="models to adapt (default: the shipped ones)")
+    parser.add_argument("--layout-only-too", action="store_true",
+                        help="also learn without rendered table scenes of the deck, for comparison")
     args = parser.parse_args()
 
     import numpy as np
 
     from vision.labels import class_of
-    from vision.learn_deck import learn_deck
+    from vision.learn_deck import TABLE_SCENES, learn_deck
     from vision.patches import index_patch
     from vision.recognizer import Recognizer
     from vision.synth.decks import HELDOUT_DESIGNS
@@ -45,16 +50,20 @@ def main() -> int:
     rng = np.random.default_rng(args.seed)
     # Two photos of two rows each (spades+hearts, diamonds+clubs), as the player would take them.
     photos = layout_photos(args.design, rng)
-    started = time.perf_counter()
-    profile = learn_deck(recognizer, photos, "bench", progress=print)
-    print(f"learned in {time.perf_counter() - started:.1f} s")
+    learned = []
+    for scenes in (TABLE_SCENES, 0) if args.layout_only_too else (TABLE_SCENES,):
+        started = time.perf_counter()
+        profile = learn_deck(recognizer, photos, "bench", scenes=scenes, progress=print)
+        seconds = time.perf_counter() - started
+        print(f"learned with {scenes} table scenes in {seconds:.1f} s")
+        learned.append((f"with learned deck ({scenes} table scenes, {seconds:.1f} s)", recognizer.with_deck(profile)))
     scenes = list(render_scenes(args.seed + 1, args.scenes, (args.design,), kinds=False, procedural=0.0,
                                 overlap=args.overlap))
     readable = [(scene.image, label) for scene in scenes for label in scene_labels(scene)[0]
                 if label.visible >= MIN_VISIBLE]
     patches = np.stack([index_patch(image, (i.x, i.y), i.angle, i.size) for image, i in readable])
     truth = np.array([class_of(i.card) for _, i in readable])
-    for label, rec in (("shipped model", recognizer), ("with learned deck", recognizer.with_deck(profile))):
+    for label, rec in [("shipped model", recognizer), *learned]:
         score, _ = evaluate(rec, scenes)
         right = int((rec.classify_patches(patches)[0].argmax(axis=1) == truth).sum())
         print(f"{args.design}, {args.scenes} scenes, {label}: precision {score.precision:.4f} "

@@ -136,9 +136,9 @@ def test_learn_deck_from_two_photos_then_recognize_with_it(tmp_path, monkeypatch
 
     monkeypatch.setenv("RUMMYREF_DATA", str(tmp_path / "data"))
     photos = write_layout_photos(tmp_path, ("rows0.png", "rows2.png"))  # spades and hearts, diamonds and clubs
-    assert main(["learn-deck", *photos, "--name", "jolly"]) == 0
+    assert main(["learn-deck", *photos, "--name", "jolly", "--table-scenes", "2"]) == 0
     out = capsys.readouterr().out
-    assert "learned deck 'jolly'" in out and (tmp_path / "data" / "decks" / "jolly.npz").is_file()
+    assert "learned deck 'jolly'" in out and "in 2 rendered table scenes" in out and (tmp_path / "data" / "decks" / "jolly.npz").is_file()
     # The deck's own layout photo, read back with the learned deck: every card, in order.
     _, (plain,) = run_json(capsys, photos[0])
     code, (learned,) = run_json(capsys, "--deck", "jolly", photos[0])
@@ -154,6 +154,13 @@ def test_learn_deck_explains_the_layout_when_a_photo_does_not_show_it(tmp_path, 
     assert main(["learn-deck", str(real("ee326_sustech/training/green_many.jpg")), "--name", "x"]) == 2
     err = capsys.readouterr().err
     assert "expected whole rows of 13" in err and "four rows of 13" in err
+
+
+def test_learn_deck_refuses_a_negative_number_of_table_scenes(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("RUMMYREF_DATA", str(tmp_path))
+    assert main(["learn-deck", str(real("ee326_sustech/training/green_many.jpg")), "--name", "x",
+                 "--table-scenes", "-1"]) == 2
+    assert "--table-scenes must be 0 or more, got -1" in capsys.readouterr().err
 
 
 def test_unknown_deck_name_is_a_clear_error(tmp_path, monkeypatch, capsys):

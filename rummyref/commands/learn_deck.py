@@ -24,21 +24,27 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--name", required=True, help="name to store the deck under (letters, digits, _ . -)")
     parser.add_argument("--model-dir", type=Path, help="directory with the ONNX models")
     parser.add_argument("--threads", type=int, default=1, help="inference threads (default 1)")
+    parser.add_argument("--table-scenes", type=int, default=None, metavar="N",
+                        help="rendered table scenes of the deck to learn from (default 16, about 3 s each; "
+                             "fewer learn faster, more read a little more precisely)")
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from vision.decks import check_deck_name
     from vision.imageio import ImageLoadError, load_image
-    from vision.learn_deck import LayoutError, learn_deck
+    from vision.learn_deck import TABLE_SCENES, LayoutError, learn_deck
     from vision.recognizer import Recognizer
 
     started = time.monotonic()
     try:
         check_deck_name(args.name)
+        scenes = TABLE_SCENES if args.table_scenes is None else args.table_scenes
+        if scenes < 0:
+            raise ValueError(f"--table-scenes must be 0 or more, got {scenes}")
         photos = [(name, load_image(name)) for name in args.photos]
         recognizer = Recognizer(model_dir=args.model_dir, threads=args.threads)
-        profile = learn_deck(recognizer, photos, args.name, progress=lambda line: print(line, flush=True))
+        profile = learn_deck(recognizer, photos, args.name, scenes=scenes, progress=lambda line: print(line, flush=True))
     except (ImageLoadError, LayoutError, FileNotFoundError, ValueError) as error:
         print(f"rummyref: {error}", file=sys.stderr)
         if isinstance(error, LayoutError):

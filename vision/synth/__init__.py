@@ -1,6 +1,7 @@
 """Synthetic card tables for training and testing the card recognizer.
 
-Training-time only: nothing in the installed recognizer imports this package.
+Training-time only, except for deck learning (:mod:`vision.deck_scenes` lays a player's
+cards, cut from the layout photos, on rendered tables): the recognizer imports nothing of it.
 
 - :mod:`vision.synth.decks`: card faces of real deck designs (rendered from the
   Debian aisleriot and KDE SVG decks) and of procedurally drawn decks, with the

@@ -498,12 +498,17 @@ def _table(rng: np.random.Generator, camera: np.ndarray, region: np.ndarray, wid
                                borderMode=cv2.BORDER_REFLECT)
 
 
-def render_scene(rng: np.random.Generator, params: SceneParams | None = None) -> Scene:
-    """Render one table photo with its annotations (deterministic for a given rng state)."""
+def render_scene(rng: np.random.Generator, params: SceneParams | None = None, decks: list[Deck] | None = None) -> Scene:
+    """Render one table photo with its annotations (deterministic for a given rng state).
+
+    ``decks`` lays out these decks instead of those ``params.designs`` names (e.g. a player's
+    deck cut from photos, :mod:`vision.learn_deck`).
+    """
     params = params or SceneParams()
     w, h = params.width, params.height
-    names = pick_designs(rng, params)
-    decks = [load_deck(name) for name in names]
+    if decks is None:
+        decks = [load_deck(name) for name in pick_designs(rng, params)]
+    names = [deck.design for deck in decks]
     camera = _camera(rng, params)
     region = _project(np.linalg.inv(camera), np.array([[0, 0], [w, 0], [w, h], [0, h]], float))
     centre = region.mean(axis=0)
