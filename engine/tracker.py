@@ -54,6 +54,9 @@ BACK = "BACK"
 """The code of a face-down card."""
 UNREAD = "UNREAD"
 """The code of a card the camera sees lying there but cannot read: the tracker asks which card it is."""
+NOTHING = "NONE"
+"""The players' answer that no card lies where a question points (the camera read the bare table,
+a shadow or a card's picture as a card): the readings there are not a card while they last."""
 
 HAND_SIZE = 10
 CHOICES = 6
@@ -107,8 +110,13 @@ class Sighting:
 
 
 def canonical_code(code: str, what: str = "card code") -> str:
-    """``'BACK'``, ``'UNREAD'`` or the canonical card code; anything else is a :class:`TrackerError`."""
-    if isinstance(code, str) and code.strip().upper() in (BACK, UNREAD):
+    """``'BACK'``, ``'UNREAD'``, ``'NONE'`` (:data:`NOTHING`) or the canonical card code; anything
+    else is a :class:`TrackerError`.
+
+    >>> canonical_code("qh"), canonical_code("none")
+    ('QH', 'NONE')
+    """
+    if isinstance(code, str) and code.strip().upper() in (BACK, UNREAD, NOTHING):
         return code.strip().upper()
     try:
         return str(parse_card(code))
@@ -298,6 +306,8 @@ class GinTracker:
         """Questions about a place in a layout where no card is seen, though a card seems missing there."""
         self._named: list[tuple[str, str, float, float]] = []
         """Cards the players named at such places (zone, card, x, y): they lie there, seen or not."""
+        self._silenced: set[_Override] = set()
+        """The answers "no card here" (:data:`NOTHING`) that took a reading out of the window last settled."""
 
     # --- inputs -----------------------------------------------------------------------------
 
@@ -344,7 +354,7 @@ class GinTracker:
             return []
         known = set(self.pile[-2:])
         shown = {self._corrected(s).code for _, sightings in self._window for s in sightings if s.zone == self.discard_zone}
-        return sorted(shown - known)
+        return sorted(shown - known - {NOTHING})
 
     @property
     def needs_frames(self) -> bool:
@@ -354,7 +364,8 @@ class GinTracker:
         return not self._settled_still and self.phase != "over"
 
     def confirm(self, seq: int, code: str) -> list[Event]:
-        """Answer the ``needs_confirmation`` event ``seq``: the card there is ``code``."""
+        """Answer the ``needs_confirmation`` event ``seq``: the card there is ``code``; :data:`NOTHING`:
+        no card lies there, so the readings at that place are dropped while the camera keeps making them."""
         if seq not in self._pending:
             raise TrackerError(f"event #{seq} is not waiting for a confirmation")
         answer = canonical_code(code)
@@ -362,9 +373,9 @@ class GinTracker:
             raise TrackerError(f"event #{seq} asks which card lies there: {UNREAD} is no answer")
         zone, read, x, y, doubtful = self._pending.pop(seq)
         self._overrides.append(_Override(zone, read, x, y, answer, doubtful))
-        if seq in self._gaps and answer != BACK:
+        if seq in self._gaps and answer not in (BACK, NOTHING):
             self._named.append((zone, answer, x, y))
-        named = parse_card(answer) if answer != BACK else None
+        named = parse_card(answer) if answer not in (BACK, NOTHING) else None
         if isinstance(named, Card) and answer != read and read.rstrip(_TWICE) != answer:  # a joker has no rank
             self.named += (named.rank,)
         return self._reevaluate()
@@ -406,6 +417,8 @@ class GinTracker:
             if (o.zone == sighting.zone and (o.read == sighting.code or (o.doubtful_only and doubtful))
                     and not (o.doubtful_only and not doubtful)
                     and math.dist((o.x, o.y), (sighting.x, sighting.y)) <= self.options.confirm_radius_cm):
+                if o.card == NOTHING:
+                    self._silenced.add(o)
                 return replace(sighting, code=o.card, confidence=1.0, candidates=())
         return sighting
 
@@ -414,6 +427,7 @@ class GinTracker:
 
         Cards seen but not read (:data:`UNREAD`) are keyed by place, ``UNREAD@x,y``.
         """
+        self._silenced.clear()
         votes = self._votes()
         reading: dict[str, dict[str, _Card]] = defaultdict(dict)
         for (zone, code), seen in votes.items():
@@ -443,6 +457,8 @@ class GinTracker:
                 if raw.zone is None:
                     continue
                 s = self._corrected(raw)
+                if s.code == NOTHING:
+                    continue
                 if s.code == UNREAD:
                     _join_place(unread[s.zone], s, self.options.confirm_radius_cm)
                     continue
@@ -497,7 +513,8 @@ class GinTracker:
             return []
         self._settled_still = True
         # An answer holds for the card it was about, while it lies there; not for the next card there.
-        self._overrides = [o for o in self._overrides if o.card in reading.get(o.zone, {})]
+        # "No card here" holds while the camera still reads something at that place.
+        self._overrides = [o for o in self._overrides if o.card in reading.get(o.zone, {}) or o in self._silenced]
         events = self._question_doubtful(reading, frame_id)
         if events:
             return events
