@@ -232,9 +232,10 @@ def replay_gin(seeds: Iterable[int], size: tuple[int, int] = (1280, 720), answer
         hand = simulate_hand(seed, zones=zones, players=PLAYERS)
         progress(f"hand {number} (seed {seed}, {hand.outcome}, {len(hand.frames)} frames): rendering and reading")
         reading = recognizer if record is None else RecordedRecognizer(recognizer, Path(record) / f"{seed}.pkl")
-        yield replay_gin_hand(hand, reading, zones, size, answer, design)
+        replayed = replay_gin_hand(hand, reading, zones, size, answer, design)
         if record is not None:
             reading.save()
+        yield replayed
 
 
 def replay_tiles(seeds: Iterable[int], turns: int = 30, players: int = 4, answer: bool = True,
