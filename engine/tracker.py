@@ -841,8 +841,10 @@ class GinTracker:
     def _gap_questions(self, seat: int, reading: dict[str, dict[str, _Card]], frame_id: int) -> list[Event]:
         """A layout short of cards: where cards of it lie in one row a card apart, in one group that is no
         meld or in two groups, and one card not seen anywhere would make them one meld, a card the camera
-        cannot see may lie between them (its index hidden, its colour merged with its neighbours'). Ask
-        about that place, once, with those cards as the choices, rather than settle a hand short of a
+        cannot see may lie between them (its index hidden, its colour merged with its neighbours'). So may
+        it between two neighbours of a group that is no meld whose ranks leave out one card of their suit,
+        however close they were read (a fan's hidden card can pull the reading of the next one onto it).
+        Ask about that place, once, with those cards as the choices, rather than settle a hand short of a
         card (§14) on a guess.
         """
         zone = self.seat_zones[seat]
@@ -853,8 +855,10 @@ class GinTracker:
         for group in groups:
             if len(group) >= 2 and not _is_meld([parse_card(c) for c in group], self.mrules):
                 ordered = sorted(group, key=lambda c: cards[c].x)
-                a, b = max(zip(ordered, ordered[1:]), key=lambda pair: math.dist(place(pair[0]), place(pair[1])))
-                if math.dist(place(a), place(b)) >= WIDE_STEP_CM:
+                pairs = list(zip(ordered, ordered[1:]))
+                holes = [pair for pair in pairs if _rank_between(*pair)]
+                a, b = holes[0] if holes else max(pairs, key=lambda pair: math.dist(place(pair[0]), place(pair[1])))
+                if holes or math.dist(place(a), place(b)) >= WIDE_STEP_CM:
                     spans.append((group, a, b))
         for k, first in enumerate(groups):
             for second in groups[k + 1:]:
@@ -1075,6 +1079,16 @@ def _is_meld(cards: list[Card], rules) -> bool:
     except MeldError:
         return False
     return True
+
+
+def _rank_between(first: str, second: str) -> bool:
+    """Two cards of one suit with one rank left out between them (a run's hole).
+
+    >>> _rank_between("4C", "6C"), _rank_between("4C", "5C"), _rank_between("4C", "6H"), _rank_between("JK", "6C")
+    (True, False, False, False)
+    """
+    a, b = parse_card(first), parse_card(second)
+    return isinstance(a, Card) and isinstance(b, Card) and a.suit == b.suit and abs(a.rank - b.rank) == 2
 
 
 def _is_meld_group(group: tuple[str, ...], layout: _Layout) -> bool:

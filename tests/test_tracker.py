@@ -264,3 +264,17 @@ def test_no_card_here_holds_only_while_the_reading_lasts():
     t.cards["4C@ghost"] = place
     [again] = t.show(overrides=ghost)
     assert again.kind == "reading" and again.cards == ("4C",) and again.seq != question.seq
+
+
+def test_a_run_read_with_a_rank_left_out_asks_for_the_card_between_however_close_its_neighbours_lie():
+    """Anna's 4C 5C 6C fan is read as 4C and 6C one fan step apart (the hidden 5C pulled the 6C's
+    reading onto it): her layout is a card short, so the tracker asks which card lies between them."""
+    t = Table()
+    t.discard("KS")
+    t.discard("BACK")
+    assert t.lay(0, [("5H", "6H", "7H"), ("QS", "QD", "QC"), ("4C", "6C")], ["AS"]) == []
+    [question] = t.lay(1, [("2S", "3S", "4S")], ["9D", "8S", "KH", "KD", "4D", "AC", "2H"])
+    assert question.kind == "reading" and question.candidates == ("5C",) and "4C and 6C" in question.detail
+    events = t.tracker.confirm(question.seq, "5C")
+    assert events[0].describe() == "#5 layout Anna 5H 6H 7H QS QD QC 4C 5C 6C AS"
+    assert events[-1].kind == "hand_end" and not events[-1].flagged
