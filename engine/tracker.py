@@ -483,6 +483,7 @@ class GinTracker:
             for seen in places:
                 x, y = median(s.x for s in seen), median(s.y for s in seen)
                 self._fold_unread_pile(votes, zone, seen)
+                self._fold_unread_place(votes, zone, seen)
                 if seen:
                     votes[(zone, f"{UNREAD}@{x:.1f},{y:.1f}")] = seen
         return votes
@@ -499,6 +500,22 @@ class GinTracker:
             if target in votes and len(votes[target]) < self.options.quorum:
                 votes[target].append(replace(s, code=s.candidates[0], candidates=s.candidates[1:]))
                 seen.remove(s)
+
+    def _fold_unread_place(self, votes: dict[tuple[str, str], list[Sighting]], zone: str, seen: list[Sighting]) -> None:
+        """A player's area: a card read in some frames of the window and seen unread at its place in the
+        others (too few readings to settle) is one card; the unread frames count for it with no confidence,
+        so that it settles as a doubtful card and is asked about, rather than the window wavering until
+        the table moves (and a layout going by unsettled). Folded sightings leave ``seen``."""
+        if not seen or self.zones.named(zone).kind != "layout":
+            return
+        x, y = median(s.x for s in seen), median(s.y for s in seen)
+        for (where, code), read in votes.items():
+            if (where == zone and code not in (BACK, UNREAD) and not code.endswith(_TWICE)
+                    and len(read) < self.options.quorum <= len(read) + len(seen) <= self.options.window
+                    and math.dist((median(s.x for s in read), median(s.y for s in read)), (x, y)) <= self.options.confirm_radius_cm):
+                read += [replace(s, code=code, candidates=(code,)) for s in seen]
+                seen.clear()
+                return
 
     def _same_card(self, first: Sighting, first_answered: bool, second: Sighting, second_answered: bool) -> bool:
         """Two readings of one code in one zone and frame are one card when the players named one of
