@@ -1,7 +1,7 @@
 """Rendered Gin hands through the whole pipeline, against the simulator's truth (the acceptance run).
 
     python benchmarks/eval_replay.py [--hands 100] [--first 0] [--answer] [--jobs 2] [--size 1280x720] [--misses FILE]
-                                     [--design NAME] [--model-dir DIR] [--learn-deck]
+                                     [--design NAME] [--model-dir DIR] [--learn-deck] [--record DIR]
 
 The fixed set is seeds 0..99 (players Ann and Ben, the dealer drawn by each seed): by the
 simulator's truth 77 knocks, 10 gin hands, 12 undercuts and 1 no game, so it holds the
@@ -46,8 +46,8 @@ def _one(job: tuple) -> HandReplay:
     import cv2
 
     cv2.setNumThreads(1)
-    seed, size, answer, deck, design, model_dir = job
-    return next(iter(replay_gin([seed], size, answer, deck=deck, design=design, model_dir=model_dir)))
+    seed, size, answer, deck, design, model_dir, record = job
+    return next(iter(replay_gin([seed], size, answer, deck=deck, design=design, model_dir=model_dir, record=record)))
 
 
 def learned_deck(design: str, model_dir: Path | None, seed: int = 9):
@@ -79,6 +79,10 @@ def main() -> None:
     parser.add_argument("--model-dir", type=Path, default=None, help="models to read with (default: the shipped ones)")
     parser.add_argument("--learn-deck", action="store_true",
                         help="teach the referee the replay's deck first (two rendered layout photos)")
+    parser.add_argument("--record", type=Path, default=None,
+                        help="keep the recognizer's readings of each hand in this folder and reuse them on the next "
+                             "run (a subfolder per design, models and deck learning): a change of the table reader "
+                             "or the tracker is then replayed without recognizing the frames again")
     args = parser.parse_args()
     from vision.synth.decks import HELDOUT_DESIGNS
 
@@ -88,11 +92,15 @@ def main() -> None:
         with Pool(1) as learner:  # onnxruntime in this process would hang the forked workers below
             deck = learner.apply(learned_deck, (design, args.model_dir))
     width, height = (int(v) for v in args.size.split("x"))
+    record = None
+    if args.record is not None:
+        models = "shipped" if args.model_dir is None else str(args.model_dir.resolve()).strip("/").replace("/", "_")
+        record = args.record / f"{design.replace('/', '_')}-{models}-{'learned' if args.learn_deck else 'plain'}-{width}x{height}"
     seeds = list(range(args.first, args.first + args.hands))
     start = time.perf_counter()
     done: list[HandReplay] = []
     with Pool(args.jobs) as pool:
-        for hand in pool.imap(_one, [(seed, (width, height), args.answer, deck, design, args.model_dir) for seed in seeds]):
+        for hand in pool.imap(_one, [(seed, (width, height), args.answer, deck, design, args.model_dir, record) for seed in seeds]):
             done.append(hand)
             print(json.dumps(hand.to_json()), flush=True)
             if args.misses is not None and not hand.agree:

@@ -31,8 +31,8 @@ from engine.gin import best_layoffs, knock_limit, meld_rules, settle_hand
 from engine.match import HandScore
 from engine.melds import Arrangement, Meld, MeldRules, solver
 from engine.rules import GinRules
-from engine.tracker import BACK, QUESTION_KINDS, Event, Sighting, hand_score
-from engine.zones import ZoneMap, default_zones
+from engine.tracker import BACK, NOTHING, QUESTION_KINDS, Event, Sighting, hand_score
+from engine.zones import CARD_HEIGHT_CM, CARD_WIDTH_CM, ZoneMap, default_zones
 
 FAN_STEP_CM = 2.0
 """How far apart the cards of a fanned meld lie: only their index corners show."""
@@ -40,6 +40,9 @@ MELD_GAP_CM = 8.0
 """Free space between two melds' outermost possible layoffs."""
 ANSWER_SURE_CM = 1.0
 """A question pointing this close to a card's centre is about that card."""
+ON_CARD_CM = 0.5
+"""A question pointing no farther than this beyond every card's edge points at a card (cards lie
+turned a little); beyond, the players see the bare table there."""
 LOOSE_STEP_CM = 8.0
 """Deadwood cards lie apart from each other."""
 
@@ -91,22 +94,26 @@ class SimFrame:
     """What the players saw happen in the action this frame belongs to, in the words of a move
     question's answers (``'Ann took 7H'``); None where the simulator does not say."""
 
-    def card_at(self, zone: str, x: float, y: float) -> str:
-        """The true card nearest a point of a zone."""
-        here = [p for p in self.table if p.zone == zone]
-        return min(here, key=lambda p: (p.x - x) ** 2 + (p.y - y) ** 2).code
-
     def answer(self, question: Event) -> str | None:
         """What a player looking at the table answers: the card at the place the question points at.
         A place read off a card's index can be a fan step off; then the card read, if it lies in
-        that zone (and the question is not about a card read twice), else the nearest card. None
-        (no answer) where the question points at no place or nothing lies in its zone (a reading of
-        the bare table)."""
-        here = [p for p in self.table if p.zone == question.zone]
-        if question.position is None or not here:
+        that zone (and the question is not about a card read twice), else the nearest card.
+        :data:`~engine.tracker.NOTHING` where no card of the zone lies at that place (the camera
+        read the bare table); None (no answer) where the question points at no place.
+
+        >>> frame = SimFrame(1, (), True, (Placed("7H", 40.0, 30.0, "discard"),))
+        >>> ask = lambda x: Event(1, "reading", 1, cards=("UNREAD",), needs_confirmation=True, zone="discard", position=(x, 30.0))
+        >>> frame.answer(ask(42.0)), frame.answer(ask(50.0))
+        ('7H', 'NONE')
+        """
+        if question.position is None:
             return None
         x, y = question.position
-        nearest = min(here, key=lambda p: (p.x - x) ** 2 + (p.y - y) ** 2)
+        here = [p for p in self.table if p.zone == question.zone]
+        under = [p for p in here if abs(p.x - x) <= CARD_WIDTH_CM / 2 + ON_CARD_CM and abs(p.y - y) <= CARD_HEIGHT_CM / 2 + ON_CARD_CM]
+        if not under:
+            return NOTHING
+        nearest = min(under, key=lambda p: (p.x - x) ** 2 + (p.y - y) ** 2)
         read = question.cards[0] if question.cards else None
         if (nearest.x - x) ** 2 + (nearest.y - y) ** 2 > ANSWER_SURE_CM ** 2 and "twice" not in question.detail \
                 and any(p.code == read for p in here):

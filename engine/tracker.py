@@ -54,6 +54,9 @@ BACK = "BACK"
 """The code of a face-down card."""
 UNREAD = "UNREAD"
 """The code of a card the camera sees lying there but cannot read: the tracker asks which card it is."""
+NOTHING = "NONE"
+"""The players' answer that no card lies where a question points (the camera read the bare table,
+a shadow or a card's picture as a card): the readings there are not a card while they last."""
 
 HAND_SIZE = 10
 CHOICES = 6
@@ -107,8 +110,13 @@ class Sighting:
 
 
 def canonical_code(code: str, what: str = "card code") -> str:
-    """``'BACK'``, ``'UNREAD'`` or the canonical card code; anything else is a :class:`TrackerError`."""
-    if isinstance(code, str) and code.strip().upper() in (BACK, UNREAD):
+    """``'BACK'``, ``'UNREAD'``, ``'NONE'`` (:data:`NOTHING`) or the canonical card code; anything
+    else is a :class:`TrackerError`.
+
+    >>> canonical_code("qh"), canonical_code("none")
+    ('QH', 'NONE')
+    """
+    if isinstance(code, str) and code.strip().upper() in (BACK, UNREAD, NOTHING):
         return code.strip().upper()
     try:
         return str(parse_card(code))
@@ -298,6 +306,8 @@ class GinTracker:
         """Questions about a place in a layout where no card is seen, though a card seems missing there."""
         self._named: list[tuple[str, str, float, float]] = []
         """Cards the players named at such places (zone, card, x, y): they lie there, seen or not."""
+        self._silenced: set[_Override] = set()
+        """The answers "no card here" (:data:`NOTHING`) that took a reading out of the window last settled."""
 
     # --- inputs -----------------------------------------------------------------------------
 
@@ -344,7 +354,7 @@ class GinTracker:
             return []
         known = set(self.pile[-2:])
         shown = {self._corrected(s).code for _, sightings in self._window for s in sightings if s.zone == self.discard_zone}
-        return sorted(shown - known)
+        return sorted(shown - known - {NOTHING})
 
     @property
     def needs_frames(self) -> bool:
@@ -354,7 +364,8 @@ class GinTracker:
         return not self._settled_still and self.phase != "over"
 
     def confirm(self, seq: int, code: str) -> list[Event]:
-        """Answer the ``needs_confirmation`` event ``seq``: the card there is ``code``."""
+        """Answer the ``needs_confirmation`` event ``seq``: the card there is ``code``; :data:`NOTHING`:
+        no card lies there, so the readings at that place are dropped while the camera keeps making them."""
         if seq not in self._pending:
             raise TrackerError(f"event #{seq} is not waiting for a confirmation")
         answer = canonical_code(code)
@@ -362,9 +373,9 @@ class GinTracker:
             raise TrackerError(f"event #{seq} asks which card lies there: {UNREAD} is no answer")
         zone, read, x, y, doubtful = self._pending.pop(seq)
         self._overrides.append(_Override(zone, read, x, y, answer, doubtful))
-        if seq in self._gaps and answer != BACK:
+        if seq in self._gaps and answer not in (BACK, NOTHING):
             self._named.append((zone, answer, x, y))
-        named = parse_card(answer) if answer != BACK else None
+        named = parse_card(answer) if answer not in (BACK, NOTHING) else None
         if isinstance(named, Card) and answer != read and read.rstrip(_TWICE) != answer:  # a joker has no rank
             self.named += (named.rank,)
         return self._reevaluate()
@@ -406,6 +417,8 @@ class GinTracker:
             if (o.zone == sighting.zone and (o.read == sighting.code or (o.doubtful_only and doubtful))
                     and not (o.doubtful_only and not doubtful)
                     and math.dist((o.x, o.y), (sighting.x, sighting.y)) <= self.options.confirm_radius_cm):
+                if o.card == NOTHING:
+                    self._silenced.add(o)
                 return replace(sighting, code=o.card, confidence=1.0, candidates=())
         return sighting
 
@@ -414,6 +427,7 @@ class GinTracker:
 
         Cards seen but not read (:data:`UNREAD`) are keyed by place, ``UNREAD@x,y``.
         """
+        self._silenced.clear()
         votes = self._votes()
         reading: dict[str, dict[str, _Card]] = defaultdict(dict)
         for (zone, code), seen in votes.items():
@@ -443,6 +457,8 @@ class GinTracker:
                 if raw.zone is None:
                     continue
                 s = self._corrected(raw)
+                if s.code == NOTHING:
+                    continue
                 if s.code == UNREAD:
                     _join_place(unread[s.zone], s, self.options.confirm_radius_cm)
                     continue
@@ -467,6 +483,7 @@ class GinTracker:
             for seen in places:
                 x, y = median(s.x for s in seen), median(s.y for s in seen)
                 self._fold_unread_pile(votes, zone, seen)
+                self._fold_unread_place(votes, zone, seen)
                 if seen:
                     votes[(zone, f"{UNREAD}@{x:.1f},{y:.1f}")] = seen
         return votes
@@ -484,6 +501,22 @@ class GinTracker:
                 votes[target].append(replace(s, code=s.candidates[0], candidates=s.candidates[1:]))
                 seen.remove(s)
 
+    def _fold_unread_place(self, votes: dict[tuple[str, str], list[Sighting]], zone: str, seen: list[Sighting]) -> None:
+        """A player's area: a card read in some frames of the window and seen unread at its place in the
+        others (too few readings to settle) is one card; the unread frames count for it with no confidence,
+        so that it settles as a doubtful card and is asked about, rather than the window wavering until
+        the table moves (and a layout going by unsettled). Folded sightings leave ``seen``."""
+        if not seen or self.zones.named(zone).kind != "layout":
+            return
+        x, y = median(s.x for s in seen), median(s.y for s in seen)
+        for (where, code), read in votes.items():
+            if (where == zone and code not in (BACK, UNREAD) and not code.endswith(_TWICE)
+                    and len(read) < self.options.quorum <= len(read) + len(seen) <= self.options.window
+                    and math.dist((median(s.x for s in read), median(s.y for s in read)), (x, y)) <= self.options.confirm_radius_cm):
+                read += [replace(s, code=code, candidates=(code,)) for s in seen]
+                seen.clear()
+                return
+
     def _same_card(self, first: Sighting, first_answered: bool, second: Sighting, second_answered: bool) -> bool:
         """Two readings of one code in one zone and frame are one card when the players named one of
         them as that card (an answer about a card's picture read as an index, or about a card seen
@@ -497,7 +530,8 @@ class GinTracker:
             return []
         self._settled_still = True
         # An answer holds for the card it was about, while it lies there; not for the next card there.
-        self._overrides = [o for o in self._overrides if o.card in reading.get(o.zone, {})]
+        # "No card here" holds while the camera still reads something at that place.
+        self._overrides = [o for o in self._overrides if o.card in reading.get(o.zone, {}) or o in self._silenced]
         events = self._question_doubtful(reading, frame_id)
         if events:
             return events
@@ -824,8 +858,10 @@ class GinTracker:
     def _gap_questions(self, seat: int, reading: dict[str, dict[str, _Card]], frame_id: int) -> list[Event]:
         """A layout short of cards: where cards of it lie in one row a card apart, in one group that is no
         meld or in two groups, and one card not seen anywhere would make them one meld, a card the camera
-        cannot see may lie between them (its index hidden, its colour merged with its neighbours'). Ask
-        about that place, once, with those cards as the choices, rather than settle a hand short of a
+        cannot see may lie between them (its index hidden, its colour merged with its neighbours'). So may
+        it between two neighbours of a group that is no meld whose ranks leave out one card of their suit,
+        however close they were read (a fan's hidden card can pull the reading of the next one onto it).
+        Ask about that place, once, with those cards as the choices, rather than settle a hand short of a
         card (§14) on a guess.
         """
         zone = self.seat_zones[seat]
@@ -836,8 +872,10 @@ class GinTracker:
         for group in groups:
             if len(group) >= 2 and not _is_meld([parse_card(c) for c in group], self.mrules):
                 ordered = sorted(group, key=lambda c: cards[c].x)
-                a, b = max(zip(ordered, ordered[1:]), key=lambda pair: math.dist(place(pair[0]), place(pair[1])))
-                if math.dist(place(a), place(b)) >= WIDE_STEP_CM:
+                pairs = list(zip(ordered, ordered[1:]))
+                holes = [pair for pair in pairs if _rank_between(*pair)]
+                a, b = holes[0] if holes else max(pairs, key=lambda pair: math.dist(place(pair[0]), place(pair[1])))
+                if holes or math.dist(place(a), place(b)) >= WIDE_STEP_CM:
                     spans.append((group, a, b))
         for k, first in enumerate(groups):
             for second in groups[k + 1:]:
@@ -1058,6 +1096,16 @@ def _is_meld(cards: list[Card], rules) -> bool:
     except MeldError:
         return False
     return True
+
+
+def _rank_between(first: str, second: str) -> bool:
+    """Two cards of one suit with one rank left out between them (a run's hole).
+
+    >>> _rank_between("4C", "6C"), _rank_between("4C", "5C"), _rank_between("4C", "6H"), _rank_between("JK", "6C")
+    (True, False, False, False)
+    """
+    a, b = parse_card(first), parse_card(second)
+    return isinstance(a, Card) and isinstance(b, Card) and a.suit == b.suit and abs(a.rank - b.rank) == 2
 
 
 def _is_meld_group(group: tuple[str, ...], layout: _Layout) -> bool:

@@ -47,7 +47,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from engine.cards import ALL_CARDS, JOKER, parse_card
-from engine.tracker import _TWICE, BACK, Event, GinTracker, Sighting, TrackerError, TrackerOptions, _Card
+from engine.tracker import _TWICE, BACK, NOTHING, Event, GinTracker, Sighting, TrackerError, TrackerOptions, _Card
 from engine.wiener import WienerError, WienerRules, settle_round
 from engine.wildmelds import WildMeld, WildMeldError
 from engine.zones import ZoneMap, default_zones
@@ -126,7 +126,8 @@ class WienerTracker(GinTracker):
             for raw in sightings:
                 if raw.zone is not None:
                     s = self._corrected(raw)
-                    readings[(s.zone, s.code)].append((index, s))
+                    if s.code != NOTHING:
+                        readings[(s.zone, s.code)].append((index, s))
         votes: dict[tuple[str, str], list[Sighting]] = {}
         for (zone, code), seen in readings.items():
             places: list[list[tuple[int, Sighting]]] = []

@@ -194,15 +194,12 @@ class DemoScript:
 
     def answer(self, event: Event) -> str | None:
         """The card that truly lies where a question (a ``needs_confirmation`` reading) points, or
-        None when nothing lies in that zone then."""
+        :data:`~engine.tracker.NOTHING` where none lies there (:meth:`engine.simulate.SimFrame.answer`)."""
         if not (event.kind == "reading" and event.needs_confirmation and event.zone and event.position):
             return None
         if not 1 <= event.frame_id <= len(self.frames):
             return None
-        frame = self.frames[event.frame_id - 1]
-        if not any(placed.zone == event.zone for placed in frame.table):
-            return None
-        return frame.card_at(event.zone, *event.position)
+        return self.frames[event.frame_id - 1].answer(event)
 
     def overdue(self, frame_id: int, hand: int) -> SimulatedHand | None:
         """Hand number ``hand`` (1-based), if the camera should have settled it by frame ``frame_id``."""

@@ -33,7 +33,7 @@ import numpy as np
 
 from engine.match import HandScore, MatchState, new_match
 from engine.rules import GinRules
-from engine.tracker import BACK, UNREAD, Event, GinTracker, Sighting, TrackerError, TrackerOptions
+from engine.tracker import BACK, CHOICES, NOTHING, UNREAD, Event, GinTracker, Sighting, TrackerError, TrackerOptions
 from engine.zones import CARD_HEIGHT_CM, CARD_WIDTH_CM, ZoneMap
 from vision.observation import CardObservation
 
@@ -526,24 +526,26 @@ def reading_id(hand: int, seq: int) -> str:
 
 def reading_choices(event: Event) -> list[str]:
     """What the dashboard offers for a doubtful card: the tracker's candidates, then the same rank
-    in the other suits (the usual misreading), 2 to 6 answers.
+    in the other suits (the usual misreading), up to :data:`~engine.tracker.CHOICES` cards, and
+    last "no card here" (:data:`~engine.tracker.NOTHING`): the camera may have read a card where
+    none lies.
 
     >>> reading_choices(Event(1, "reading", 5, cards=("7H",), needs_confirmation=True, candidates=("7H",)))
-    ['7H', '7S', '7D', '7C']
+    ['7H', '7S', '7D', '7C', 'NONE']
 
     A card seen but not read has only the tracker's candidates (none: it cannot be asked by tap).
 
     >>> reading_choices(Event(1, "reading", 5, cards=("UNREAD",), needs_confirmation=True))
-    []
+    ['NONE']
     """
     choices = list(dict.fromkeys(event.candidates or event.cards))
     read = (event.cards or event.candidates)[0]
     if read == UNREAD:  # nothing was read there: only the candidates the tracker has, if any
-        return [c for c in choices if c != UNREAD][:6]
-    if read not in (BACK, "JK"):  # a joker has no suit to misread
+        choices = [c for c in choices if c != UNREAD]
+    elif read not in (BACK, "JK"):  # a joker has no suit to misread
         rank = read[:-1]
         choices += [rank + suit for suit in "SHDC" if rank + suit not in choices]
-    return choices[:6]
+    return [c for c in choices if c != NOTHING][:CHOICES] + [NOTHING]
 
 
 class Recorder:
@@ -603,7 +605,7 @@ class Recorder:
             self._asked[reading] = (hand, event.seq)
             prompt = f"Which card is this? {detail}"[:MAX_TEXT]
             choices = reading_choices(event)
-            if len(choices) < 2:  # nothing to tap: say so; the players record the hand if it stays unread
+            if len(choices) < 2:  # no card to tap: say so; the players record the hand if it stays unread
                 return bool(self._write("play", {"kind": "irregularity", "player": None, "cards": [], "melds": [],
                                                  "flagged": True, "detail": f"{prompt}: it cannot be read; "
                                                  "turn it to the camera or record the hand by hand"[:MAX_TEXT],

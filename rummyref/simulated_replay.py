@@ -15,7 +15,8 @@ What counts (:class:`HandReplay`):
   or ended without a result they must record themselves. Such a hand is a miss, never a wrong one.
 
 With ``answer=True`` the players answer each question as they would at the table: they look at
-the card the question points at (the true card nearest the reading's table position); they stop
+the card the question points at (the true card nearest the reading's table position; "no card
+here" where none lies there, :meth:`engine.simulate.SimFrame.answer`); they stop
 answering only when asked the same thing about the same card :data:`MAX_ANSWERS` times.
 ``tappable`` counts the answers that were among the choices the dashboard offers for the question
 (:func:`rummyref.pipeline.reading_choices`); the others a player could give only by recording
@@ -27,10 +28,13 @@ False
 
 from __future__ import annotations
 
+import hashlib
+import pickle
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -157,9 +161,8 @@ def replay_rendered(hand: SimulatedHand, images: list[np.ndarray], recognizer: A
             committed.append(event)
             if event.needs_confirmation and event.kind == "reading":
                 asked += 1
-                seen = any(p.zone == event.zone for p in frame.table)  # a reading where nothing lies has no answer
-                if answer and seen and event.position is not None and session.tracker is tracker:
-                    card = frame.answer(event)
+                card = frame.answer(event) if answer and session.tracker is tracker else None
+                if card is not None:
                     same = (event.zone, event.cards, event.position, card)  # the same question about the same card
                     if answers[same] >= MAX_ANSWERS:
                         continue
@@ -172,13 +175,55 @@ def replay_rendered(hand: SimulatedHand, images: list[np.ndarray], recognizer: A
                       frames=len(images), recognized=reader.recognized, seconds=seconds)
 
 
+class RecordedRecognizer:
+    """A recognizer whose readings are kept in a file, keyed by the frame's content: rendering is
+    deterministic, so replaying the same hands again (to try a change of the table reader or the
+    tracker) recognizes only frames it has not read before. The file belongs to one set of models,
+    one learned deck and one design: the caller names it accordingly.
+
+    >>> class Counting:
+    ...     calls = 0
+    ...     def recognize(self, frame):
+    ...         Counting.calls += 1
+    ...         return [frame.shape]
+    >>> import tempfile
+    >>> path = Path(tempfile.mkdtemp()) / "readings.pkl"
+    >>> frame = np.zeros((4, 4, 3), np.uint8)
+    >>> recorded = RecordedRecognizer(Counting(), path)
+    >>> recorded.recognize(frame), recorded.recognize(frame.copy()), Counting.calls
+    ([(4, 4, 3)], [(4, 4, 3)], 1)
+    >>> recorded.save(); RecordedRecognizer(Counting(), path).recognize(frame), Counting.calls
+    ([(4, 4, 3)], 1)
+    """
+
+    def __init__(self, recognizer: Any, path: Path) -> None:
+        self.recognizer, self.path = recognizer, Path(path)
+        self.readings: dict[str, list] = pickle.loads(self.path.read_bytes()) if self.path.exists() else {}
+        self.new = 0
+
+    def recognize(self, frame: np.ndarray) -> list:
+        key = hashlib.blake2b(frame.tobytes(), digest_size=16).hexdigest()
+        if key not in self.readings:
+            self.readings[key] = self.recognizer.recognize(frame)
+            self.new += 1
+        return list(self.readings[key])
+
+    def save(self) -> None:
+        """Write the readings (when any are new)."""
+        if self.new:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.path.write_bytes(pickle.dumps(self.readings))
+            self.new = 0
+
+
 def replay_gin(seeds: Iterable[int], size: tuple[int, int] = (1280, 720), answer: bool = False, threads: int = 1,
                progress: Callable[[str], None] = lambda text: None, deck: Any = None, design: str | None = None,
-               model_dir: Any = None) -> Iterable[HandReplay]:
+               model_dir: Any = None, record: Path | None = None) -> Iterable[HandReplay]:
     """Replay the hands of ``seeds`` one by one (yielding each as it is done), photographed with
     ``design`` (default the first held-out design), read with the models in ``model_dir`` (default
     the shipped ones); ``deck`` is a learned :class:`vision.decks.DeckProfile` of that design (as the
-    players would teach it before playing)."""
+    players would teach it before playing). With ``record`` (a folder) the recognizer's readings of
+    each hand are kept there (:class:`RecordedRecognizer`, one file a seed) and reused."""
     from vision.recognizer import Recognizer
 
     recognizer = Recognizer(model_dir, threads=threads).with_deck(deck)
@@ -186,7 +231,11 @@ def replay_gin(seeds: Iterable[int], size: tuple[int, int] = (1280, 720), answer
     for number, seed in enumerate(seeds, start=1):
         hand = simulate_hand(seed, zones=zones, players=PLAYERS)
         progress(f"hand {number} (seed {seed}, {hand.outcome}, {len(hand.frames)} frames): rendering and reading")
-        yield replay_gin_hand(hand, recognizer, zones, size, answer, design)
+        reading = recognizer if record is None else RecordedRecognizer(recognizer, Path(record) / f"{seed}.pkl")
+        replayed = replay_gin_hand(hand, reading, zones, size, answer, design)
+        if record is not None:
+            reading.save()
+        yield replayed
 
 
 def replay_tiles(seeds: Iterable[int], turns: int = 30, players: int = 4, answer: bool = True,

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from engine.match import HandScore
-from engine.tracker import Event, Sighting, TrackerOptions
+from engine.tracker import NOTHING, Event, Sighting, TrackerOptions
 from engine.zones import default_zones
 from hardware.cameras import EndOfStream
 from rummyref.demo import HOLD_FRAMES, DemoCamera, DemoGame, DemoScript, load_demo_deck
@@ -60,7 +60,7 @@ def test_the_script_answers_with_the_card_that_truly_lies_there_and_nothing_else
                      zone="discard", position=(top.x + 0.3, top.y - 0.2))
     assert script.answer(question) == top.code
     empty_seat = Event(2, "reading", 1, cards=("7H",), needs_confirmation=True, zone="seat0", position=(10.0, 10.0))
-    assert script.answer(empty_seat) is None  # nothing lies in a player's area before the knock
+    assert script.answer(empty_seat) == NOTHING  # nothing lies in a player's area before the knock: "no card here"
     assert script.answer(Event(3, "discard", frame.frame_id + 1, cards=("7H",))) is None  # not a question
 
 

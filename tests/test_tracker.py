@@ -228,3 +228,53 @@ def test_a_stock_seen_face_down_only_weakly_is_no_question():
     assert table.show(overrides={"BACK@stock": ("BACK", 0.55, ())}) == []
     events = table.discard("7H", overrides={"BACK@stock": ("BACK", 0.55, ())})
     assert described(events) == ["#1 discard Ben 7H (stock 31)"]
+
+
+def test_no_card_here_drops_a_phantom_reading_while_the_camera_keeps_making_it():
+    """The camera reads a 4C in Anna's area where no card lies (a shadow, the felt's pattern). Asked,
+    the players tap "no card here": her ten cards are her layout, the phantom is not asked about
+    again while it is read there, and only if it comes back after a still table without it."""
+    t = Table()
+    t.cards["4C@ghost"] = ("seat0", ZONES.seat_zone(0).rect[0] + 40, ZONES.seat_zone(0).rect[1] + 6)
+    ghost = {"4C@ghost": ("4C", 0.5, ())}
+    t.discard("KS")
+    t.discard("BACK")
+    [question] = t.lay(0, [("5H", "6H", "7H"), ("QS", "QD", "QC"), ("9C", "10C", "JC")], ["AS"], overrides=ghost)
+    assert question.kind == "reading" and question.cards == ("4C",)
+    with pytest.raises(TrackerError, match="neither BACK nor a card"):
+        t.tracker.confirm(question.seq, "nothing")
+    assert described(t.tracker.confirm(question.seq, "NONE")) == ["#5 layout Anna 5H 6H 7H QS QD QC 9C 10C JC AS"]
+    events = t.lay(1, [("2S", "3S", "4S"), ("8D", "9D", "10D")], ["8S", "KH", "KD", "4D"], overrides=ghost)
+    assert [e.kind for e in events] == ["layout", "hand_end"] and events[-1].result.winner == "Anna"
+    assert not any(e.needs_confirmation for e in events)
+
+
+def test_no_card_here_holds_only_while_the_reading_lasts():
+    t = Table()
+    place = ("seat0", ZONES.seat_zone(0).rect[0] + 40, ZONES.seat_zone(0).rect[1] + 6)
+    t.cards["4C@ghost"] = place
+    ghost = {"4C@ghost": ("4C", 0.5, ())}
+    t.discard("KS")
+    t.discard("BACK")
+    [question] = t.lay(0, [("5H", "6H", "7H"), ("QS", "QD", "QC")], ["AS"], overrides=ghost)
+    assert t.tracker.confirm(question.seq, "NONE") == []  # seven cards: Anna is still laying out
+    assert t.show(overrides=ghost) == []
+    del t.cards["4C@ghost"]
+    assert t.show() == []  # a still table without the reading: the answer is spent
+    t.cards["4C@ghost"] = place
+    [again] = t.show(overrides=ghost)
+    assert again.kind == "reading" and again.cards == ("4C",) and again.seq != question.seq
+
+
+def test_a_run_read_with_a_rank_left_out_asks_for_the_card_between_however_close_its_neighbours_lie():
+    """Anna's 4C 5C 6C fan is read as 4C and 6C one fan step apart (the hidden 5C pulled the 6C's
+    reading onto it): her layout is a card short, so the tracker asks which card lies between them."""
+    t = Table()
+    t.discard("KS")
+    t.discard("BACK")
+    assert t.lay(0, [("5H", "6H", "7H"), ("QS", "QD", "QC"), ("4C", "6C")], ["AS"]) == []
+    [question] = t.lay(1, [("2S", "3S", "4S")], ["9D", "8S", "KH", "KD", "4D", "AC", "2H"])
+    assert question.kind == "reading" and question.candidates == ("5C",) and "4C and 6C" in question.detail
+    events = t.tracker.confirm(question.seq, "5C")
+    assert events[0].describe() == "#5 layout Anna 5H 6H 7H QS QD QC 4C 5C 6C AS"
+    assert events[-1].kind == "hand_end" and not events[-1].flagged

@@ -223,3 +223,24 @@ def test_a_knockers_layout_a_card_short_with_a_gap_in_a_run_asks_for_the_card_in
     [layout] = [e for e in events if e.kind == "layout"]
     assert layout.player == "Ann" and ("JC", "QC", "KC") in layout.melds and layout.cards == ("2D",)
     assert not any(e.kind == "irregularity" for e in tracker.events)
+
+
+def test_a_layout_card_read_in_half_the_frames_and_seen_unread_in_the_others_is_asked_about_not_waited_on():
+    """Anna's 7H is read in three still frames of six and seen unread at its place in the other three:
+    one card, doubtful. The tracker asks about it instead of waiting for a window that never settles
+    (the players would lay the next cards before it did, and the layout would go by unseen)."""
+    tracker = GinTracker(("Anna", "Ben"), dealer="Anna", zones=ZONES)
+    stock = Sighting("BACK", 0.95, *ZONES.named("stock").centre, "stock")
+    table = lambda *cards: [stock, *cards]
+    assert [e.kind for e in still(tracker, 1, table(Sighting("KS", 0.95, *DISCARD, "discard")), frames=6)] == ["discard"]
+    moving(tracker, 7)
+    assert [e.kind for e in still(tracker, 8, table(Sighting("BACK", 0.95, *DISCARD, "discard")), frames=6)] == ["stock_draw", "knock"]
+    moving(tracker, 14)
+    seat = ZONES.seat_zone(0)
+    x, y = seat.rect[0] + 5, seat.rect[1] + 6
+    laid = [Sighting(code, 0.95, x + 2 * k, y, seat.name) for k, code in enumerate(("7S", "7D", "7C"))]
+    frames = [table(*laid, Sighting("7H", 0.9, x + 6.1, y, seat.name) if k % 2 else Sighting(UNREAD, 0.0, x + 6.0, y, seat.name))
+              for k in range(6)]
+    events = [e for k, frame in enumerate(frames) for e in tracker.update(15 + k, frame, still=True)]
+    [question] = events
+    assert question.kind == "reading" and question.cards == ("7H",) and question.needs_confirmation

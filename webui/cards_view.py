@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 from engine.cards import ALL_CARDS, RAVENSBURGER, SUITS, Card, CardError, Joker, TilePalette, parse_card, parse_tile
+from engine.tracker import BACK, NOTHING
 
 SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
@@ -34,6 +35,19 @@ def tile_face(code: str, palette: TilePalette = RAVENSBURGER) -> dict:
         return card_face(str(tile))
     return {"code": str(tile), "rank": str(tile.number), "symbol": "", "red": tile.colour == "R",
             "tone": f"tile tile-{tile.colour.lower()}"}
+
+
+ANSWER_WORDS = {BACK: "face down", NOTHING: "no card here"}
+"""How the tracker's answers that are not a card read on a button."""
+
+
+def answer_words(text: str) -> str:
+    """The words on a button for an answer that is not a card.
+
+    >>> answer_words("NONE"), answer_words("Ann took 7H")
+    ('no card here', 'Ann took 7H')
+    """
+    return ANSWER_WORDS.get(text, text)
 
 
 def is_card(text: str) -> bool:

@@ -27,6 +27,8 @@ _WRITE_LOCK = threading.Lock()
 _ID = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
 _SHA = re.compile(r"^[0-9a-f]{64}$")
 MAX_TEXT = 200
+MAX_CHOICES = 7
+"""The most answers a question offers: six cards and "no card here" (:func:`rummyref.pipeline.reading_choices`)."""
 CAMERA_STATES = ("connecting", "streaming", "lost", "waiting", "ended", "failed", "stopped")
 """The states of ``hardware.cameras.CameraStatus`` (webui imports nothing from hardware)."""
 PLAY_KINDS = ("pickup", "stock_draw", "knock", "layout", "layoff", "hand_end", "irregularity")
@@ -186,7 +188,8 @@ def check_event(store: EventStore, state: MatchState, kind: str, payload: Any, s
         _require(isinstance(reading, str) and bool(_ID.match(reading)), "reading", "must be an id of 1-40 letters, digits, - or _")
         _require(reading not in state.readings, "reading", f"reading {reading!r} was already proposed")
         choices = p.get("choices")
-        _require(isinstance(choices, list) and 2 <= len(choices) <= 6, "choices", "must be a list of 2 to 6 answers")
+        _require(isinstance(choices, list) and 2 <= len(choices) <= MAX_CHOICES, "choices",
+                 f"must be a list of 2 to {MAX_CHOICES} answers")
         choices = [check_text(c, "choices") for c in choices]
         _require(len(set(choices)) == len(choices), "choices", "answers must differ")
         return {"reading": reading, "prompt": check_text(p.get("prompt"), "prompt"), "choices": choices,

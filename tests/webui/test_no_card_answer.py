@@ -1,0 +1,37 @@
+"""A question about a card the camera read where none lies is answered "no card here" by one tap:
+the tracker's question, the record's choices, the hand page's button, the answer back in the tracker."""
+
+from __future__ import annotations
+
+import html
+
+from engine.tracker import NOTHING, Sighting, TrackerOptions
+from engine.zones import default_zones
+from rummyref.pipeline import HandSession, Recorder, reading_id
+from tests.webui.support import PIN, csrf_of, new_match
+from webui.store import EventStore
+
+
+def test_a_phantom_reading_is_answered_no_card_here_and_the_discard_beside_it_commits(app, client):
+    match_id = new_match(client)
+    store = EventStore(app.config["DATABASE"])
+    session = HandSession(("Ann", "Ben"), "Ben", zones=default_zones("gin", 2), options=TrackerOptions(window=2, quorum=2))
+    x, y = session.zones.named("discard").centre
+    seen = [Sighting("9D", 0.95, x, y, "discard"), Sighting("4C", 0.45, x + 2.5, y + 4.0, "discard")]
+    [question] = session.update(1, seen, True) + session.update(2, seen, True)
+    recorder = Recorder(store, match_id)
+    assert recorder.record([question], session.hand, session.tracker, None) == 1
+
+    page = html.unescape(client.get(f"/m/{match_id}/hand").get_data(as_text=True))
+    assert f'<button name="choice" value="{NOTHING}" class="choice">no card here</button>' in page
+    token = csrf_of(client)
+    answer = client.post(f"/m/{match_id}/readings/{reading_id(session.hand, question.seq)}",
+                         data={"csrf_token": token, "choice": NOTHING, "pin": PIN})
+    assert answer.status_code == 302
+
+    answers, _ = recorder.inbox()
+    assert answers == [(session.hand, question.seq, NOTHING)]
+    assert [e.describe() for e in session.confirm(question.seq, NOTHING)] == ["#2 discard Ann 9D (stock 31)"]
+    page = html.unescape(client.get(f"/m/{match_id}/hand").get_data(as_text=True))
+    assert "<strong>no card here</strong>" in page  # the confirmed answer, in words
+    store.close()
