@@ -60,6 +60,18 @@ def test_outlines_of_drawn_touching_tiles_are_cut_at_the_seams():
     assert all(abs(c.height - 41) <= 3 and abs(c.width - 30) <= 3 for c in found)
 
 
+def test_a_row_of_narrow_tiles_with_wide_bold_digits_is_counted_at_its_faint_seams():
+    # Digit strokes covering most of the tile's height dip the row's lightness profile deeper
+    # than faint seams; the count of seven tiles must still be the likeliest one.
+    frame = np.full((720, 1280, 3), (40, 60, 120), np.uint8)
+    cv2.rectangle(frame, (400, 300), (400 + 7 * 34 - 1, 351), (225, 235, 240), -1)
+    for k in range(7):
+        frame[300:352, 400 + 34 * k:402 + 34 * k] = (195, 205, 210)
+        cv2.putText(frame, str(k + 3), (406 + 34 * k, 341), cv2.FONT_HERSHEY_SIMPLEX, 1.4, (120, 60, 20), 6)
+    blobs = find_layout(frame).blobs
+    assert len(blobs) == 1 and blobs[0].counts[0] == 7
+
+
 def test_outlines_find_the_tiles_of_clean_rendered_tables():
     found = total = 0
     for seed in range(6):
