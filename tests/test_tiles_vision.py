@@ -193,6 +193,18 @@ def test_a_row_running_off_the_frame_is_a_doubt(reader):
     assert any("frame's edge" in d for d in reader.read(left).doubts)
 
 
+def test_a_row_along_the_frames_edge_cut_alike_is_no_doubt(reader):
+    """A row whose tiles the top edge cuts alike goes on sideways, not beyond the frame: read
+    whole, it raises no frame-edge doubt (each of its tiles used to)."""
+    scene = render_tile_scene(np.random.default_rng(12), TileSceneParams(palette="ravensburger", scattered=(0, 0), **CLEAN))
+    top = [scene.tiles[i] for i in min(scene.rows, key=lambda row: min(scene.tiles[i].outline[:, 1].min() for i in row))]
+    assert all(abs(math.sin(t.angle)) < 0.03 for t in top)         # an upright row, 6 tiles
+    cut = int(round(max(t.outline[:, 1].min() for t in top) + 0.12 * top[0].height))
+    reading = reader.read(np.ascontiguousarray(scene.image[cut:]))
+    assert [t.code for t in top] in reading.groups
+    assert not any("frame's edge" in d for d in reading.doubts), reading.doubts
+
+
 def test_reading_is_only_in_the_sets_colours_and_groups_follow_the_tiles(reader):
     scene = render_tile_scene(np.random.default_rng(5), TileSceneParams(palette="rummikub", **CLEAN))
     reading = reader.with_palette(RUMMIKUB).read(scene.image)
