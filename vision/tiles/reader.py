@@ -238,8 +238,9 @@ class TileReader:
         doubts += [f"a tile-sized patch of face colour at ({x:.0f}, {y:.0f}) is no tile read"
                    for blob in layout.blobs if blob.number in unread for x, y in blob.vouches]
         # A hand over the table may hide whole tiles; the pipeline waits for it to go. Tiles read
-        # as tiles are no hand (faces in warm light are skin-coloured; a light hand may pass as face).
-        if hand_share(frame, ignore=[np.array(o.outline) for o in observations]) > RESTING_HAND_SHARE:
+        # as tiles are no hand (faces in warm light are skin-coloured; a light hand may pass as face),
+        # nor is glare on a wooden table (skin-coloured, but soft-edged and showing the grain).
+        if hand_share(frame, ignore=[np.array(o.outline) for o in observations], glare=True) > RESTING_HAND_SHARE:
             doubts.append("a hand covers part of the table")
         if not observations:
             if layout.contrast_only:    # light patches of the table's grain, nothing to tell from an empty table
