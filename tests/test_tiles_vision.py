@@ -60,6 +60,18 @@ def test_outlines_of_drawn_touching_tiles_are_cut_at_the_seams():
     assert all(abs(c.height - 41) <= 3 and abs(c.width - 30) <= 3 for c in found)
 
 
+def test_a_row_of_narrow_tiles_with_wide_bold_digits_is_counted_at_its_faint_seams():
+    # Digit strokes covering most of the tile's height dip the row's lightness profile deeper
+    # than faint seams; the count of seven tiles must still be the likeliest one.
+    frame = np.full((720, 1280, 3), (40, 60, 120), np.uint8)
+    cv2.rectangle(frame, (400, 300), (400 + 7 * 34 - 1, 351), (225, 235, 240), -1)
+    for k in range(7):
+        frame[300:352, 400 + 34 * k:402 + 34 * k] = (195, 205, 210)
+        cv2.putText(frame, str(k + 3), (406 + 34 * k, 341), cv2.FONT_HERSHEY_SIMPLEX, 1.4, (120, 60, 20), 6)
+    blobs = find_layout(frame).blobs
+    assert len(blobs) == 1 and blobs[0].counts[0] == 7
+
+
 def test_outlines_find_the_tiles_of_clean_rendered_tables():
     found = total = 0
     for seed in range(6):
@@ -179,6 +191,18 @@ def test_a_row_running_off_the_frame_is_a_doubt(reader):
     cut = int(round(rightmost.outline[:, 0].max() - rightmost.width / 3))     # through the rightmost tile of a row
     left = np.ascontiguousarray(scene.image[:, :cut])
     assert any("frame's edge" in d for d in reader.read(left).doubts)
+
+
+def test_a_row_along_the_frames_edge_cut_alike_is_no_doubt(reader):
+    """A row whose tiles the top edge cuts alike goes on sideways, not beyond the frame: read
+    whole, it raises no frame-edge doubt (each of its tiles used to)."""
+    scene = render_tile_scene(np.random.default_rng(12), TileSceneParams(palette="ravensburger", scattered=(0, 0), **CLEAN))
+    top = [scene.tiles[i] for i in min(scene.rows, key=lambda row: min(scene.tiles[i].outline[:, 1].min() for i in row))]
+    assert all(abs(math.sin(t.angle)) < 0.03 for t in top)         # an upright row, 6 tiles
+    cut = int(round(max(t.outline[:, 1].min() for t in top) + 0.12 * top[0].height))
+    reading = reader.read(np.ascontiguousarray(scene.image[cut:]))
+    assert [t.code for t in top] in reading.groups
+    assert not any("frame's edge" in d for d in reading.doubts), reading.doubts
 
 
 def test_reading_is_only_in_the_sets_colours_and_groups_follow_the_tiles(reader):

@@ -124,13 +124,15 @@ def table_colour(lab: np.ndarray, only: np.ndarray | None = None) -> np.ndarray:
     return common
 
 
-def hand_share(frame: np.ndarray, width: int = 160, ignore: list[np.ndarray] | None = None) -> float:
+def hand_share(frame: np.ndarray, width: int = 160, ignore: list[np.ndarray] | None = None,
+               glare: bool = False) -> float:
     """The share of the frame under its largest skin-coloured patch that reaches the frame's
     edge: a hand or arm reaching in over the table. A skin-coloured patch of the table itself
     (a wood grain stripe, a check of the cloth) mostly lies inside the frame, and a patch over
     :data:`TABLE_SHARE` of the frame is the table; there only skin-coloured pixels
     :data:`AWAY_FROM_TABLE` from the table's median colour can be a hand. ``ignore``:
     polygons (frame pixels) known to be something else, such as tile faces in warm light.
+    ``glare``: leave out patches that look like glare rather than a hand (:func:`glare_like`).
 
     >>> frame = np.zeros((90, 160, 3), np.uint8); frame[:] = (40, 120, 40)   # green cloth
     >>> hand_share(frame)
@@ -157,30 +159,76 @@ def hand_share(frame: np.ndarray, width: int = 160, ignore: list[np.ndarray] | N
         known = np.zeros(skin.shape, np.uint8)
         cv2.fillPoly(known, [np.round(np.asarray(p, np.float32) * scale).astype(np.int32) for p in ignore], 1)
         skin &= known == 0
-    share = _largest_patch(skin, reaching_edge=True, at_most=int(TABLE_SHARE * skin.size)) / skin.size
+    keep = None
+    if glare:
+        finer = cv2.resize(frame, (2 * width, 2 * small.shape[0]), interpolation=cv2.INTER_AREA)
+        light = cv2.cvtColor(finer, cv2.COLOR_BGR2LAB)[:, :, 0].astype(np.float32)
+        keep = lambda patch: not glare_like(light, patch)      # noqa: E731
+    share = _largest_patch(skin, reaching_edge=True, at_most=int(TABLE_SHARE * skin.size), keep=keep) / skin.size
     lab = lab.astype(np.float32)
     table = np.median(lab.reshape(-1, 3), axis=0)
     away = np.hypot(np.hypot(lab[..., 1] - table[1], lab[..., 2] - table[2]), (lab[..., 0] - table[0]) / 2) > AWAY_FROM_TABLE
-    return max(share, _largest_patch(skin & away, reaching_edge=True) / skin.size)
+    return max(share, _largest_patch(skin & away, reaching_edge=True, keep=keep) / skin.size)
 
 
-def _largest_patch(mask: np.ndarray, reaching_edge: bool = False, at_most: int | None = None) -> int:
+GLARE_EDGE = 0.35
+GLARE_TEXTURE = 0.6
+"""A skin-coloured patch is glare, not a hand, where its rim is soft (the steepest quarter of
+the lightness steps across it less than :data:`GLARE_EDGE` of the patch's contrast per pixel)
+and the table's texture shows through it (its fine texture at least :data:`GLARE_TEXTURE` of
+the table's around it): glare adds light to the table, a hand hides it behind a sharp edge."""
+
+
+def glare_like(light: np.ndarray, patch: np.ndarray) -> bool:
+    """Whether a skin-coloured ``patch`` (bool, any size) of a lightness image ``light`` (float
+    Lab L, twice the patch's size or more; it is scaled to it) looks like glare: see :data:`GLARE_EDGE`.
+
+    >>> ys, xs = np.mgrid[0:90, 0:160]
+    >>> grain = 100 + 20 * np.sin(xs * 1.7) * np.cos(ys * 1.3)          # a wood grain
+    >>> spot = 80 * np.exp(-((xs - 80) ** 2 + (ys - 45) ** 2) / 400.0)    # a soft glare spot on it
+    >>> bool(glare_like(grain + spot, spot > 25))
+    True
+    >>> hand = grain.copy(); hand[20:70, 60:100] = 170                  # an opaque hand, sharp rim
+    >>> bool(glare_like(hand, hand > 160))
+    False
+    """
+    light = np.asarray(light, np.float32)
+    mask = cv2.resize(patch.astype(np.uint8), (light.shape[1], light.shape[0]), interpolation=cv2.INTER_NEAREST)
+    inner = cv2.erode(mask, np.ones((5, 5), np.uint8)) > 0
+    ring = (cv2.dilate(mask, np.ones((9, 9), np.uint8)) > 0) & (mask == 0)
+    if not inner.any() or not ring.any():
+        return False
+    contrast = abs(float(np.median(light[inner])) - float(np.median(light[ring])))
+    band = (cv2.dilate(mask, np.ones((3, 3), np.uint8)) > 0) & ~(cv2.erode(mask, np.ones((3, 3), np.uint8)) > 0)
+    steps = np.hypot(cv2.Sobel(light, cv2.CV_32F, 1, 0), cv2.Sobel(light, cv2.CV_32F, 0, 1)) / 8
+    soft = float(np.percentile(steps[band], 75)) < GLARE_EDGE * max(contrast, 1.0)
+    texture = np.abs(cv2.Laplacian(cv2.GaussianBlur(light, (3, 3), 0), cv2.CV_32F))
+    through = float(np.median(texture[inner])) >= GLARE_TEXTURE * max(float(np.median(texture[ring])), 0.1)
+    return soft and through
+
+
+def _largest_patch(mask: np.ndarray, reaching_edge: bool = False, at_most: int | None = None, keep=None) -> int:
     """Pixels in the largest connected patch of ``mask`` after an opening removes specks (with
     ``reaching_edge``, of the patches that touch the mask's border; with ``at_most``, of the
-    patches no bigger).
+    patches no bigger; with ``keep``, a function of a patch (bool mask), of those it keeps).
 
     >>> mask = np.zeros((20, 20), bool); mask[2:12, 2:10] = True; mask[15, 15] = True
     >>> _largest_patch(mask), _largest_patch(mask, reaching_edge=True)
     (80, 0)
     """
     opened = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    count, _, stats, _ = cv2.connectedComponentsWithStats(opened, connectivity=8)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(opened, connectivity=8)
+    numbers = np.arange(1, count)
     stats = stats[1:]
+    wanted = np.ones(len(stats), bool)
     if reaching_edge:
         left, top, right, bottom = (stats[:, cv2.CC_STAT_LEFT], stats[:, cv2.CC_STAT_TOP],
                                     stats[:, cv2.CC_STAT_LEFT] + stats[:, cv2.CC_STAT_WIDTH],
                                     stats[:, cv2.CC_STAT_TOP] + stats[:, cv2.CC_STAT_HEIGHT])
-        stats = stats[(left == 0) | (top == 0) | (right >= mask.shape[1]) | (bottom >= mask.shape[0])]
+        wanted &= (left == 0) | (top == 0) | (right >= mask.shape[1]) | (bottom >= mask.shape[0])
     if at_most is not None:
-        stats = stats[stats[:, cv2.CC_STAT_AREA] <= at_most]
-    return int(stats[:, cv2.CC_STAT_AREA].max()) if len(stats) else 0
+        wanted &= stats[:, cv2.CC_STAT_AREA] <= at_most
+    for k in np.argsort(-stats[:, cv2.CC_STAT_AREA]):
+        if wanted[k] and (keep is None or keep(labels == numbers[k])):
+            return int(stats[k, cv2.CC_STAT_AREA])
+    return 0

@@ -71,6 +71,7 @@ LIGHTER_SHARE = 0.3
 """A face-coloured patch no tile explains is a doubt only where this much of it is lighter than its surroundings."""
 SEAMS = 3.0
 """A row of touching tiles has seams at least this much darker (grey levels) than its faces."""
+SEAM_PERCENTILE = 97
 BEVEL = 0.035
 """How much of a tile height the darker bevel takes off the face at each edge."""
 """A blob's convex hull must fill ``HULL_FILL`` of its rectangle and the blob itself ``MIN_FILL``
@@ -304,7 +305,11 @@ def _rect_blobs(mask: np.ndarray, min_area: float, width: float | None = None, s
 
 
 def _seam_profile(small: np.ndarray, rect) -> np.ndarray:
-    """Lightness along a rectangle's long axis (the 80th percentile across it): dips are seams."""
+    """Lightness along a rectangle's long axis (the :data:`SEAM_PERCENTILE` th percentile across
+    it, leaving out the bevels along its long sides): dips are seams. A seam is dark across the
+    whole height of a row, a digit's stroke only across the digit: bold digits wider than a fifth
+    of the height made a lower percentile dip at the digits, not the seams (counts of wide rows
+    of narrow tiles came out one or two short)."""
     (cx, cy), (w, h), deg = rect
     length, across = (w, h) if w >= h else (h, w)
     turn = deg if w >= h else deg + 90
@@ -313,8 +318,8 @@ def _seam_profile(small: np.ndarray, rect) -> np.ndarray:
     upright = cv2.warpAffine(small, matrix, (max(1, int(round(length))), max(1, int(round(across)))),
                              flags=cv2.INTER_LINEAR)
     grey = cv2.cvtColor(upright, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    inner = grey[int(across * 0.2):max(int(across * 0.2) + 1, int(across * 0.8))]
-    return np.percentile(inner, 80, axis=0)
+    inner = grey[int(across * 0.05):max(int(across * 0.05) + 1, int(across * 0.95))]
+    return np.percentile(inner, SEAM_PERCENTILE, axis=0)
 
 
 def _seam_scores(profile: np.ndarray, across: float, near: float | None = None) -> dict[int, tuple[float, float]]:

@@ -194,13 +194,14 @@ class TileReader:
                 doubts.append(f"the blob at ({cut[a].x:.0f}, {cut[a].y:.0f}) cut into {b - a} tile(s) of unusual width")
         readable = np.clip(1.0 - probs[:, upside] - probs[:, none], 1e-6, 1.0)
         placed = [Placed(c.x, c.y, c.angle, c.width, c.height) for c in candidates]
-        for p, c in zip(placed, candidates):
-            if c.row not in blank and runs_off_frame(frame, np.array(outline(p))):
-                # part of it, or the rest of its row, may lie beyond the frame
-                doubts.append(f"the tile at ({p.x:.0f}, {p.y:.0f}) touches the frame's edge")
         observations = []
         unread = {blob.number for blob in layout.blobs} - {c.row for c in candidates}
         groups = components(placed)
+        for members in groups:
+            for i in row_ends_at_frame(frame, [placed[i] for i in members]):
+                if candidates[members[i]].row not in blank:     # the rest of its row may lie beyond the frame
+                    doubts.append(f"the tile at ({placed[members[i]].x:.0f}, {placed[members[i]].y:.0f}) "
+                                  f"touches the frame's edge")
         for i, j in gaps(placed, groups):
             doubts.append(f"one tile's room between the tiles at ({placed[i].x:.0f}, {placed[i].y:.0f}) and "
                           f"({placed[j].x:.0f}, {placed[j].y:.0f}) in one line")
@@ -237,14 +238,61 @@ class TileReader:
         doubts += [f"a tile-sized patch of face colour at ({x:.0f}, {y:.0f}) is no tile read"
                    for blob in layout.blobs if blob.number in unread for x, y in blob.vouches]
         # A hand over the table may hide whole tiles; the pipeline waits for it to go. Tiles read
-        # as tiles are no hand (faces in warm light are skin-coloured; a light hand may pass as face).
-        if hand_share(frame, ignore=[np.array(o.outline) for o in observations]) > RESTING_HAND_SHARE:
+        # as tiles are no hand (faces in warm light are skin-coloured; a light hand may pass as face),
+        # nor is glare on a wooden table (skin-coloured, but soft-edged and showing the grain).
+        if hand_share(frame, ignore=[np.array(o.outline) for o in observations], glare=True) > RESTING_HAND_SHARE:
             doubts.append("a hand covers part of the table")
         if not observations:
             if layout.contrast_only:    # light patches of the table's grain, nothing to tell from an empty table
                 return TableReading((), ("no tile found",))
             doubts.append("no tile found")
         return TableReading(_renumber(observations), tuple(doubts))
+
+
+def row_ends_at_frame(frame: np.ndarray, row: list[Placed], margin: float = 0.1) -> list[int]:
+    """The tiles of ``row`` (touching tiles, any order) behind which the row may go on beyond
+    the frame: an end tile whose face runs into the frame's edge (:func:`runs_off_frame`) where
+    the frame cuts off clearly more (``margin`` of a tile) of the place of a next tile beyond
+    it than of the tile itself. A row lying along the edge, its tiles all cut alike, goes on
+    sideways, not beyond.
+
+    >>> frame = np.full((100, 200, 3), 40, np.uint8); frame[:30, 50:110] = 230   # a row cut by the top edge
+    >>> row = [Placed(65, 10, 0.0, 30, 40), Placed(95, 10, 0.0, 30, 40)]
+    >>> row_ends_at_frame(frame, row)
+    []
+    >>> frame[30:70, 170:] = 230; row_ends_at_frame(frame, [Placed(185, 50, 0.0, 30, 40)])    # a row cut by the right edge
+    [0]
+    """
+    height, width = frame.shape[:2]
+    order = reading_order(row, list(range(len(row))))
+    ends = {order[0]: -1.0, order[-1]: 1.0} if len(order) > 1 else {order[0]: 0.0}
+    along = row[order[0]].angle     # the order's direction (the tiles' own angles may differ by a half turn)
+    found = []
+    for i, way in ends.items():
+        tile = row[i]
+        if not runs_off_frame(frame, np.array(outline(tile))):
+            continue
+        share = _inside_share(outline(tile), width, height)
+        beyond = [Placed(tile.x + side * tile.width * math.cos(along), tile.y + side * tile.width * math.sin(along),
+                         tile.angle, tile.width, tile.height) for side in ((way,) if way else (-1.0, 1.0))]
+        if any(_inside_share(outline(next_tile), width, height) < share - margin for next_tile in beyond):
+            found.append(i)
+    return found
+
+
+def _inside_share(corners, width: int, height: int, steps: int = 8) -> float:
+    """The share of a quadrilateral (corners in order) inside a ``width`` x ``height`` frame,
+    sampled on a ``steps`` x ``steps`` grid.
+
+    >>> _inside_share(((-10, 0), (10, 0), (10, 10), (-10, 10)), 100, 100)
+    0.5
+    """
+    a, b, c, d = (np.array(p, float) for p in corners)
+    u, v = np.meshgrid((np.arange(steps) + 0.5) / steps, (np.arange(steps) + 0.5) / steps)
+    top, bottom = a + u[..., None] * (b - a), d + u[..., None] * (c - d)
+    points = top + v[..., None] * (bottom - top)
+    inside = (points[..., 0] >= 0) & (points[..., 0] <= width) & (points[..., 1] >= 0) & (points[..., 1] <= height)
+    return float(inside.mean())
 
 
 def runs_off_frame(frame: np.ndarray, corners: np.ndarray, face_share: float = 0.8) -> bool:
