@@ -7,9 +7,12 @@ indices (at least 60 % visible) that the classifier reads right when cut where t
 is what deck learning changes.
 
     python benchmarks/eval_learn_deck.py [--design gnome/plastic] [--scenes 40] [--model-dir DIR] [--layout-only-too]
+                                         [--last-layer-too]
 
 ``--layout-only-too`` also learns the deck from the layout photos alone (no rendered table scenes
 of the deck, as deck learning was before them) in the same process, for its scores and its time.
+``--last-layer-too`` also learns it the way deck learning did before session 6 (the last layer only,
+not the last convolution blocks), for its scores and the ratio of the learning times.
 """
 
 from __future__ import annotations
@@ -31,6 +34,8 @@ def main() -> int:
     parser.add_argument("--model-dir", type=Path, help="models to adapt (default: the shipped ones)")
     parser.add_argument("--layout-only-too", action="store_true",
                         help="also learn without rendered table scenes of the deck, for comparison")
+    parser.add_argument("--last-layer-too", action="store_true",
+                        help="also learn the last layer only (deck learning before session 6), for comparison")
     args = parser.parse_args()
 
     import numpy as np
@@ -50,13 +55,19 @@ def main() -> int:
     rng = np.random.default_rng(args.seed)
     # Two photos of two rows each (spades+hearts, diamonds+clubs), as the player would take them.
     photos = layout_photos(args.design, rng)
-    learned = []
-    for scenes in (TABLE_SCENES, 0) if args.layout_only_too else (TABLE_SCENES,):
-        started = time.perf_counter()
-        profile = learn_deck(recognizer, photos, "bench", scenes=scenes, progress=print)
-        seconds = time.perf_counter() - started
-        print(f"learned with {scenes} table scenes in {seconds:.1f} s")
-        learned.append((f"with learned deck ({scenes} table scenes, {seconds:.1f} s)", recognizer.with_deck(profile)))
+    learned, times = [], {}
+    for refit_blocks in (True, False) if args.last_layer_too else (True,):
+        for scenes in (TABLE_SCENES, 0) if args.layout_only_too else (TABLE_SCENES,):
+            what = f"{'blocks and layer' if refit_blocks else 'last layer only'}, {scenes} table scenes"
+            started = time.perf_counter()
+            profile = learn_deck(recognizer, photos, "bench", scenes=scenes, refit_blocks=refit_blocks, progress=print)
+            times[what] = time.perf_counter() - started
+            print(f"learned ({what}) in {times[what]:.1f} s")
+            learned.append((f"with learned deck ({what}, {times[what]:.1f} s)", recognizer.with_deck(profile)))
+    if args.last_layer_too:
+        for scenes in (TABLE_SCENES, 0) if args.layout_only_too else (TABLE_SCENES,):
+            ratio = times[f"blocks and layer, {scenes} table scenes"] / times[f"last layer only, {scenes} table scenes"]
+            print(f"learning time, blocks and layer / last layer only ({scenes} table scenes): {ratio:.2f}")
     scenes = list(render_scenes(args.seed + 1, args.scenes, (args.design,), kinds=False, procedural=0.0,
                                 overlap=args.overlap))
     readable = [(scene.image, label) for scene in scenes for label in scene_labels(scene)[0]

@@ -1,9 +1,11 @@
-"""Per-deck adaptation: a classifier last layer fitted to one player's deck.
+"""Per-deck adaptation: the classifier's last layers fitted to one player's deck.
 
 A :class:`DeckProfile` replaces the classifier's final linear layer (over the
-pooled-feature embedding the ONNX model also returns). Profiles are small ``.npz``
-files in ``<data dir>/decks/NAME.npz``; the data dir is ``$RUMMYREF_DATA`` or
-``~/.local/share/rummyref``.
+pooled-feature embedding the ONNX model also returns) or, with ``blocks``, its last
+convolution blocks too (over the ``features`` map the model returns, see
+:mod:`vision.deck_head`). Profiles are ``.npz`` files in ``<data dir>/decks/NAME.npz``;
+the data dir is ``$RUMMYREF_DATA`` or ``~/.local/share/rummyref``. A profile saved
+before the blocks existed (a last layer only) still loads and reads as before.
 
 >>> import numpy as np, tempfile
 >>> profile = DeckProfile("home", np.eye(3, 2, dtype=np.float32), np.zeros(3, np.float32))
@@ -21,6 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+
+from vision.deck_head import ConvBlock, ConvHead
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
@@ -47,14 +51,23 @@ def check_deck_name(name: str) -> str:
 
 @dataclass(frozen=True)
 class DeckProfile:
-    """``logits = embedding @ weight.T + bias`` for one deck."""
+    """``logits = embedding @ weight.T + bias`` for one deck; with ``blocks``, the embedding is the mean
+    of what the blocks make of the classifier's ``features`` (a :class:`vision.deck_head.ConvHead`)."""
 
     name: str
     weight: np.ndarray
     bias: np.ndarray
+    blocks: tuple[ConvBlock, ...] = ()
 
-    def logits(self, embedding: np.ndarray) -> np.ndarray:
-        return embedding @ self.weight.T + self.bias
+    @property
+    def reads(self) -> str:
+        """The classifier output :meth:`logits` takes: ``embedding`` or ``features``."""
+        return "features" if self.blocks else "embedding"
+
+    def logits(self, reads: np.ndarray) -> np.ndarray:
+        if self.blocks:
+            return ConvHead(self.blocks, self.weight, self.bias).logits(reads)
+        return reads @ self.weight.T + self.bias
 
     @staticmethod
     def path(name: str, directory: Path | None = None) -> Path:
@@ -64,7 +77,10 @@ class DeckProfile:
         path = self.path(self.name, directory)
         path.parent.mkdir(parents=True, exist_ok=True)
         with open(path, "wb") as handle:
-            np.savez(handle, weight=self.weight.astype(np.float32), bias=self.bias.astype(np.float32))
+            blocks = {f"block{k}_{part}": value for k, block in enumerate(self.blocks)
+                      for part, value in (("weight", block.weight.astype(np.float32)),
+                                          ("bias", block.bias.astype(np.float32)), ("stride", block.stride))}
+            np.savez(handle, weight=self.weight.astype(np.float32), bias=self.bias.astype(np.float32), **blocks)
         return path
 
     @classmethod
@@ -74,4 +90,6 @@ class DeckProfile:
             raise FileNotFoundError(f"no learned deck named {name!r} (looked for {path}); "
                                     f"teach it with `rummyref learn-deck PHOTOS... --name {name}`")
         with np.load(path) as data:
-            return cls(name, data["weight"], data["bias"])
+            blocks = tuple(ConvBlock(data[f"block{k}_weight"], data[f"block{k}_bias"], int(data[f"block{k}_stride"]))
+                           for k in range(sum(1 for key in data.files if key.endswith("_stride"))))
+            return cls(name, data["weight"], data["bias"], blocks)

@@ -32,10 +32,12 @@ import math
 from dataclasses import dataclass
 from typing import Callable
 
+import cv2
 import numpy as np
 
 from engine.cards import SUITS, Card
 from vision.deck_scenes import LaidCard, layout_deck, scene_negatives
+from vision.deck_head import FEATURES, Adam, ConvHead, fit_conv_head, shipped_blocks, softmax
 from vision.decks import DeckProfile
 from vision.labels import NONE_CLASS, class_of
 from vision.patches import index_patch, index_patches
@@ -235,6 +237,18 @@ def _colour_variants(patches: np.ndarray, rng: np.random.Generator) -> np.ndarra
     return np.clip((patches.astype(np.float32) - 128) * gain * balance + 128, 0, 255).astype(np.uint8)
 
 
+def _camera_variants(patches: np.ndarray, rng: np.random.Generator, share: float = 0.4) -> np.ndarray:
+    """Light (:func:`_colour_variants`), then blur and JPEG each on about ``share`` of the patches: the
+    table camera is further off, less sharp and compresses, where the layout photo was close and clean."""
+    out = _colour_variants(patches, rng)
+    for k in np.nonzero(rng.random(len(out)) < share)[0]:
+        out[k] = cv2.GaussianBlur(out[k], (0, 0), float(rng.uniform(0.5, 1.3)))
+    for k in np.nonzero(rng.random(len(out)) < share)[0]:
+        _, encoded = cv2.imencode(".jpg", out[k], [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(25, 90))])
+        out[k] = cv2.imdecode(encoded, cv2.IMREAD_COLOR)
+    return out
+
+
 def shipped_head(embeddings: np.ndarray, logits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The classifier's own last layer, recovered exactly from its outputs.
 
@@ -249,25 +263,14 @@ def shipped_head(embeddings: np.ndarray, logits: np.ndarray) -> tuple[np.ndarray
 
 def fit_head(embeddings: np.ndarray, classes: np.ndarray, weight0: np.ndarray, bias0: np.ndarray,
              steps: int = 300, pull: float = 1e-3, lr: float = 0.05) -> tuple[np.ndarray, np.ndarray]:
-    """Softmax regression from the shipped layer, with an L2 pull back towards it (Adam)."""
+    """Softmax regression from the shipped layer, with an L2 pull back towards it (Adam, all samples each step)."""
     weight, bias = weight0.astype(np.float64).copy(), bias0.astype(np.float64).copy()
     onehot = np.eye(len(weight0))[classes]
-    params = [weight, bias]
-    moments = [(np.zeros_like(p), np.zeros_like(p)) for p in params]
+    optimiser = Adam([weight, bias], lr)
     x = embeddings.astype(np.float64)
-    for step in range(1, steps + 1):
-        logits = x @ weight.T + bias
-        logits -= logits.max(axis=1, keepdims=True)
-        probs = np.exp(logits)
-        probs /= probs.sum(axis=1, keepdims=True)
-        delta = (probs - onehot) / len(x)
-        grads = [delta.T @ x + pull * (weight - weight0), delta.sum(axis=0) + pull * (bias - bias0)]
-        for p, g, (m, v) in zip(params, grads, moments):
-            m *= 0.9
-            m += 0.1 * g
-            v *= 0.999
-            v += 0.001 * g * g
-            p -= lr * (m / (1 - 0.9 ** step)) / (np.sqrt(v / (1 - 0.999 ** step)) + 1e-8)
+    for _ in range(steps):
+        delta = (softmax(x @ weight.T + bias) - onehot) / len(x)
+        optimiser.step([delta.T @ x + pull * (weight - weight0), delta.sum(axis=0) + pull * (bias - bias0)])
     return weight.astype(np.float32), bias.astype(np.float32)
 
 
@@ -277,10 +280,18 @@ raise precision a little more (on rendered ``gnome/plastic`` tables, seed 9, ind
 the face-down cards: none 0.76, 16 scenes 0.83, 40 scenes 0.84) at about 3 s each."""
 
 
+FIT_STEPS = 400
+"""Adam steps of 256 patches that refit the classifier's last blocks (:func:`vision.deck_head.fit_conv_head`)."""
+
+
 def learn_deck(recognizer: Recognizer, photos: list[tuple[str, np.ndarray]], name: str, seed: int = 0,
-               variants: int = 12, scenes: int = TABLE_SCENES,
+               variants: int = 12, scenes: int = TABLE_SCENES, steps: int = FIT_STEPS, refit_blocks: bool = True,
                progress: Callable[[str], None] = lambda line: None) -> DeckProfile:
-    """Read the guided layout from ``photos`` (name, BGR frame) and fit a :class:`DeckProfile`."""
+    """Read the guided layout from ``photos`` (name, BGR frame) and fit a :class:`DeckProfile`: the classifier's
+    last convolution blocks and layer, or with ``refit_blocks=False`` its last layer only (as before session 6;
+    for comparison)."""
+    # Before the slow part: a model that does not expose its blocks is an error.
+    blocks = shipped_blocks(recognizer.classifier) if refit_blocks else ()
     rng = np.random.default_rng(seed)
     base = recognizer.with_deck(None)     # read the layout with the shipped classifier
     all_patches, all_classes, laid, first = [], [], [], 0
@@ -290,7 +301,7 @@ def learn_deck(recognizer: Recognizer, photos: list[tuple[str, np.ndarray]], nam
         progress(f"{photo}: {len(labelled)} corner indices of "
                  f"{len({item.card for item in labelled})} cards")
         patches, classes = _patches(frame, labelled, rng, variants, negatives=40 * len(labelled) // 13)
-        all_patches.append(_colour_variants(patches, rng))
+        all_patches.append(_camera_variants(patches, rng))
         all_classes.append(classes)
         corners: dict[str, list[IndexCandidate]] = {}
         for item in labelled:
@@ -305,9 +316,19 @@ def learn_deck(recognizer: Recognizer, photos: list[tuple[str, np.ndarray]], nam
         all_patches.append(negatives)
         all_classes.append(np.full(len(negatives), NONE_CLASS))
     patches, classes = np.concatenate(all_patches), np.concatenate(all_classes)
-    tensor = patches.astype(np.float32).transpose(0, 3, 1, 2) * (1.0 / 255.0)
-    logits, embeddings = recognizer.classifier.run(None, {"patch": tensor})
-    weight0, bias0 = shipped_head(embeddings, logits)
-    progress(f"fitting the last layer on {len(classes)} patches")
-    weight, bias = fit_head(embeddings, classes, weight0, bias0)
-    return DeckProfile(name, weight, bias)
+    logits, embeddings, *features = classifier_outputs(recognizer.classifier, patches,
+                                                       ["logits", "embedding"] + ([FEATURES] if blocks else []))
+    weight, bias = shipped_head(embeddings, logits)
+    if not blocks:
+        progress(f"fitting the last layer on {len(classes)} patches")
+        return DeckProfile(name, *fit_head(embeddings, classes, weight, bias))
+    progress(f"refitting the classifier's last {len(blocks)} convolution blocks and layer on {len(classes)} patches")
+    head = fit_conv_head(ConvHead(blocks, weight, bias), features[0], classes, steps=steps, seed=seed)
+    return DeckProfile(name, head.weight, head.bias, head.blocks)
+
+
+def classifier_outputs(session, patches: np.ndarray, names: list[str], batch: int = 512) -> list[np.ndarray]:
+    """The named outputs of a classifier session for (N, S, S, 3) uint8 ``patches``, run in batches."""
+    runs = [session.run(names, {"patch": patches[i:i + batch].astype(np.float32).transpose(0, 3, 1, 2) * (1.0 / 255.0)})
+            for i in range(0, len(patches), batch)]
+    return [np.concatenate([run[k] for run in runs]) for k in range(len(names))]

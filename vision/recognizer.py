@@ -128,9 +128,15 @@ def run_classifier(session, patches: np.ndarray, classes: int,
     if len(patches) == 0:
         return np.zeros((0, classes), np.float32), np.zeros((0, 0), np.float32)
     tensor = patches.astype(np.float32).transpose(0, 3, 1, 2) * (1.0 / 255.0)
-    logits, embedding = session.run(None, {"patch": tensor})
+    wanted = ["logits", "embedding"]
+    if profile is not None and profile.reads not in wanted:
+        if profile.reads not in {output.name for output in session.get_outputs()}:
+            raise ValueError(f"the learned deck {profile.name!r} needs the classifier's {profile.reads!r} output, which "
+                             f"this model lacks: add it with `python -m vision.train.expose MODEL.onnx`")
+        wanted.append(profile.reads)
+    logits, embedding, *more = session.run(wanted, {"patch": tensor})
     if profile is not None:
-        logits = profile.logits(embedding)
+        logits = profile.logits(more[0] if more else embedding)
     return logits, embedding
 
 

@@ -15,6 +15,7 @@ from vision.labels import NUM_CLASSES
 from vision.patches import PATCH_SIZE
 from vision.train.data import DetectorScene, detector_batch
 from vision.train.nets import IndexClassifier, IndexDetector
+from vision.train.expose import expose_file
 from vision.train.warmstart import freeze_norm_statistics, load_onnx_weights
 
 Progress = Callable[[str], None]
@@ -145,8 +146,12 @@ def export_detector(model: IndexDetector, path: Path) -> None:
                       opset_version=17, external_data=False, dynamo=False)
 
 
-def export_classifier(model: IndexClassifier, path: Path, height: int = PATCH_SIZE, width: int = PATCH_SIZE) -> None:
+def export_classifier(model: IndexClassifier, path: Path, height: int = PATCH_SIZE, width: int = PATCH_SIZE,
+                      expose: bool = True) -> None:
+    """Export to ONNX; ``expose`` adds the outputs deck learning refits from (:mod:`vision.train.expose`)."""
     torch.onnx.export(model, torch.zeros(1, 3, height, width), str(path), input_names=["patch"],
                       output_names=["logits", "embedding"],
                       dynamic_axes={"patch": {0: "n"}, "logits": {0: "n"}, "embedding": {0: "n"}},
                       opset_version=17, external_data=False, dynamo=False)
+    if expose:
+        expose_file(path)

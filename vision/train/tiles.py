@@ -145,7 +145,7 @@ def main(argv: list[str] | None = None) -> int:
              f"{int((classes == UPSIDE_CLASS).sum())} upside down)")
     classifier = train_classifier(patches, classes, args.classifier_steps, args.batch, args.seed, progress, NUM_CLASSES,
                                   CLASSIFIER_WIDTHS, init=args.init / CLASSIFIER_FILE if args.init else None)
-    export_classifier(classifier, args.out / CLASSIFIER_FILE, PATCH_HEIGHT, PATCH_WIDTH)
+    export_classifier(classifier, args.out / CLASSIFIER_FILE, PATCH_HEIGHT, PATCH_WIDTH, expose=False)
     progress(f"exported {CLASSIFIER_FILE} to {args.out}")
     figures = {"seed": args.seed, "training_tables": args.scenes, "patches": int(len(patches)),
                "classifier_steps": args.classifier_steps, "batch": args.batch,
