@@ -152,8 +152,8 @@ def softmax(logits: np.ndarray) -> np.ndarray:
     return shifted / shifted.sum(axis=1, keepdims=True)
 
 
-def fit_conv_head(head: ConvHead, features: np.ndarray, classes: np.ndarray, steps: int = 400, batch: int = 256,
-                  rate: float = 2e-3, pull: float = 1e-4, smoothing: float = 0.05, seed: int = 0) -> ConvHead:
+def fit_conv_head(head: ConvHead, features: np.ndarray, classes: np.ndarray, steps: int = 200, batch: int = 128,
+                  rate: float = 3e-3, pull: float = 1e-4, smoothing: float = 0.05, seed: int = 0) -> ConvHead:
     """Refit every parameter of ``head`` to (``features``, ``classes``): softmax cross entropy with label
     smoothing, Adam on random batches with a cosine-decaying rate, an L2 pull back towards ``head``'s
     own values (the shipped network, so that what the deck's patches do not show, such as the joker,
