@@ -139,6 +139,8 @@ def test_learn_deck_from_two_photos_then_recognize_with_it(tmp_path, monkeypatch
     assert main(["learn-deck", *photos, "--name", "jolly", "--table-scenes", "2"]) == 0
     out = capsys.readouterr().out
     assert "learned deck 'jolly'" in out and "in 2 rendered table scenes" in out and (tmp_path / "data" / "decks" / "jolly.npz").is_file()
+    from vision.decks import DeckProfile     # the classifier's last two blocks are refitted, not only its last layer
+    assert [block.stride for block in DeckProfile.load("jolly").blocks] == [2, 1]
     # The deck's own layout photo, read back with the learned deck: every card, in order.
     _, (plain,) = run_json(capsys, photos[0])
     code, (learned,) = run_json(capsys, "--deck", "jolly", photos[0])

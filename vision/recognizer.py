@@ -124,7 +124,8 @@ def _session(path: Path, threads: int):
 def run_classifier(session, patches: np.ndarray, classes: int,
                    profile: DeckProfile | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Logits and embeddings of (N, H, W, 3) uint8 patches from a classifier session with a ``patch``
-    input; a learned ``profile`` (deck or tile set) replaces the shipped last layer."""
+    input; a learned ``profile`` (deck or tile set) replaces the shipped last layer (a deck's, the last
+    convolution blocks too, run on the session's ``features`` output)."""
     if len(patches) == 0:
         return np.zeros((0, classes), np.float32), np.zeros((0, 0), np.float32)
     tensor = patches.astype(np.float32).transpose(0, 3, 1, 2) * (1.0 / 255.0)
@@ -195,7 +196,7 @@ class Recognizer:
     """Loads the two ONNX models once; :meth:`recognize` is then called per frame.
 
     ``threads`` is onnxruntime's intra-op thread count (1 on a busy Pi core).
-    ``deck`` swaps the classifier's last layer for one fitted to a player's
+    ``deck`` swaps the classifier's last layers for ones fitted to a player's
     own deck by :mod:`vision.learn_deck`.
     """
 
@@ -208,7 +209,7 @@ class Recognizer:
         self.options = options
 
     def with_deck(self, deck: DeckProfile | None) -> "Recognizer":
-        """The same loaded models with another deck's last layer (or the shipped one)."""
+        """The same loaded models with another deck's last layers (or the shipped ones)."""
         clone = copy.copy(self)
         clone.deck = deck
         return clone

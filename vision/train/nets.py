@@ -7,8 +7,8 @@ the network so the exported ONNX graph returns them directly), the size
 channels are log of pixels in the network's input frame.
 
 Classifier: an upright patch (N, 3, 40, 40) to ``logits`` (N, classes) and a
-``embedding`` (N, EMBED_DIM), the pooled features the last layer reads and
-that deck adaptation fits its own last layer on.
+``embedding`` (N, EMBED_DIM), the pooled features the last layer reads (deck
+adaptation refits the last two blocks and that layer, :mod:`vision.train.expose`).
 """
 
 from __future__ import annotations
