@@ -439,6 +439,10 @@ def find_layout(frame: np.ndarray, min_height: float = 12.0, alternatives: int =
         mask = lighter_mask(lab[:, :, 0])
         rects = _one_size(_rect_blobs(mask, min_area))
         second_look = True
+        tinted = _tinted_faces(small, lab, rects, mask, min_area)
+        if tinted is not None:
+            rects, mask = tinted
+            second_look = False
     lone = [min(r[1]) / max(r[1]) for r in rects if ASPECT_RANGE[0] <= min(r[1]) / max(r[1]) <= ASPECT_RANGE[1]]
     aspect = float(np.median(lone)) if len(lone) >= 3 else 0.74
     blobs = [_blob(small, rect, scale, aspect, alternatives, number, second_look) for number, rect in enumerate(rects)
@@ -464,6 +468,36 @@ def find_layout(frame: np.ndarray, min_height: float = 12.0, alternatives: int =
             unexplained = [p for p in unexplained if p not in vouches]
             blobs.append(_blob(small, rect, scale, aspect, alternatives, len(rects) + len(blobs), True, vouches))
     return Layout(blobs, aspect, unexplained, second_look)
+
+
+def _tinted_faces(small: np.ndarray, lab: np.ndarray, rects: list, lighter: np.ndarray,
+                  min_area: float) -> tuple[list, np.ndarray] | None:
+    """The tile rectangles and face mask of the face colour read off the contrast look's tiles
+    (``rects``, found in ``lighter``: pixels lighter than their surroundings), where that colour
+    explains more tiles than they do; None where it does not. Faces tinted by a colour cast the
+    table does not share (lavender faces on a grey-blue table) are neither the lightest nor the
+    least coloured pixels of a frame, so no face-colour guess finds them, and many are barely
+    lighter than the table; their colour sets them apart.
+
+    >>> frame = np.full((200, 300, 3), (150, 140, 120), np.uint8)       # a grey-blue table
+    >>> for x in (40, 100, 160, 220):                                  # lavender faces, barely lighter
+    ...     _ = cv2.rectangle(frame, (x, 80), (x + 28, 120), (200, 150, 160), -1)
+    >>> lab = cv2.cvtColor(frame, cv2.COLOR_BGR2LAB)
+    >>> faint = np.zeros((200, 300), np.uint8); faint[80:121, 40:69] = 255    # the contrast look saw one
+    >>> found = _tinted_faces(frame, lab, [((54.0, 100.0), (29.0, 41.0), 0.0)], faint, 50)
+    >>> len(found[0])
+    4
+    """
+    inside = (_covered(small.shape, rects) > 0) & (lighter > 0)
+    if not rects or np.count_nonzero(inside) < min_area:
+        return None
+    signed = lab.astype(np.float32) - np.float32([0, 128, 128])
+    face = tuple(float(v) for v in np.median(signed[inside], axis=0))
+    mask = face_mask(signed, face)
+    if np.count_nonzero(mask) > MAX_COVER * mask.size:
+        return None
+    found = _rect_blobs(mask, min_area, stricter=lambda: face_mask(signed, face, COLOUR_TOLERANCE / 2))
+    return (found, mask) if _seamed_count(small, found) > _seamed_count(small, rects) else None
 
 
 def contrast_rects(small: np.ndarray, lighter: np.ndarray, rects: list, height: float, aspect: float,
