@@ -91,11 +91,14 @@ def test_outlines_leave_dots_out_and_report_a_face_coloured_patch_they_cannot_ex
     for x in (60, 200, 300):                             # tablecloth dots of the face colour
         cv2.circle(frame, (x, 240), 14, (225, 235, 240), -1)
     cv2.rectangle(frame, (270, 82), (330, 98), (225, 235, 240), -1)   # a cross: a face-coloured patch
-    cv2.rectangle(frame, (292, 60), (308, 120), (225, 235, 240), -1)  # that no tile explains
+    cv2.rectangle(frame, (292, 60), (308, 120), (225, 235, 240), -1)  # that no tile explains,
+    cv2.rectangle(frame, (297, 86), (303, 95), (40, 40, 200), -1)     # with ink in it
     layout = find_layout(frame)
     assert sorted(round(c.x) for c in find_tiles(frame)) == pytest.approx([75, 106, 137], abs=2)
     assert any(math.hypot(x - 300, y - 90) < 10 for x, y in layout.unexplained)
     assert not any(abs(y - 100) < 30 and x < 200 for x, y in layout.unexplained)
+    cv2.rectangle(frame, (297, 86), (303, 95), (225, 235, 240), -1)   # the same cross, blank: no tile can be there
+    assert not any(math.hypot(x - 300, y - 90) < 10 for x, y in find_layout(frame).unexplained)
 
 
 @pytest.fixture(scope="module")

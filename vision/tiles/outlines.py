@@ -57,7 +57,9 @@ OPEN_COUNT = 6.0
 """Counts whose seam score is within this of the best one stay open for the classifier."""
 MAX_ROW = 13 * ASPECT_RANGE[1] + 0.5
 UNEXPLAINED = 0.35
-"""A face-coloured patch this big (in tile faces) that no rectangle explains may be a missed tile."""
+"""A face-coloured patch this big (in tile faces) that no rectangle explains may be a missed tile ..."""
+INK = 0.015
+"""... where it encloses this much (in tile faces) of something not face-coloured: a number."""
 CONTRAST = 10.0
 """The contrast look (:func:`contrast_rects`): a face is at least this much lighter (Lab
 lightness, 0..255) than the mean of its surroundings ..."""
@@ -257,16 +259,47 @@ def _unexplained(mask: np.ndarray, rects: list, height: float, aspect: float,
     pattern (a stripe, a blot) mostly is not."""
     covered = _covered(mask.shape, rects)
     grow = max(3, int(round(height * 0.15)) | 1)
-    left = mask & ~cv2.dilate(covered, np.ones((grow, grow), np.uint8))
+    patches = mask & ~cv2.dilate(covered, np.ones((grow, grow), np.uint8))
     size = max(3, int(round(height * aspect * 0.45)))
-    left = cv2.morphologyEx(left, cv2.MORPH_OPEN, np.ones((size, size), np.uint8))
+    left = cv2.morphologyEx(patches, cv2.MORPH_OPEN, np.ones((size, size), np.uint8))
     count, labels, stats, centres = cv2.connectedComponentsWithStats(left)
     tile_area = height * height * aspect
     share = np.ones(count)
     if lighter is not None:
         share = np.bincount(labels.ravel(), lighter.ravel() > 0, count) / np.maximum(stats[:, cv2.CC_STAT_AREA], 1)
-    return [(float(centres[k][0]), float(centres[k][1])) for k in range(1, count)
+    kept = [k for k in range(1, count)
             if stats[k, cv2.CC_STAT_AREA] >= UNEXPLAINED * tile_area and share[k] >= LIGHTER_SHARE]
+    if kept:
+        inked = _inked(patches, labels, kept, INK * tile_area)
+        kept = [k for k in kept if inked[k]]
+    return [(float(centres[k][0]), float(centres[k][1])) for k in kept]
+
+
+def _inked(patches: np.ndarray, labels: np.ndarray, kept: list[int], least: float) -> dict[int, bool]:
+    """Whether each kept patch (``labels`` numbers, after opening) encloses at least ``least``
+    pixels of something not face-coloured: the whole patch before opening (``patches``, 0/255)
+    around it, its holes filled. A tile's number or joker face is such a hole in its face; a
+    patch of face-coloured table (a glare spot, a light check of a cloth) has none and cannot
+    be a missed tile.
+
+    >>> patches = np.zeros((60, 60), np.uint8); patches[5:45, 5:35] = 255; patches[15:35, 15:22] = 0
+    >>> labels = (patches > 0).astype(np.int32); labels[:, 40:] = 0
+    >>> _inked(patches, labels, [1], 100), _inked(patches, labels, [1], 200)
+    ({1: True}, {1: False})
+    """
+    count, whole = cv2.connectedComponents(patches)
+    inked = {}
+    for k in kept:
+        numbers = np.unique(whole[labels == k])
+        own = np.isin(whole, numbers[numbers > 0]).astype(np.uint8)
+        ys, xs = np.nonzero(own)
+        y0, y1, x0, x1 = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
+        box = np.pad(own[y0:y1, x0:x1], 1)
+        outside = box.copy()
+        flood = np.zeros((box.shape[0] + 2, box.shape[1] + 2), np.uint8)
+        cv2.floodFill(outside, flood, (0, 0), 1)     # what the flood from the border cannot reach is a hole
+        inked[k] = int(np.count_nonzero(outside == 0)) >= least
+    return inked
 
 
 def _rect_blobs(mask: np.ndarray, min_area: float, width: float | None = None, stricter=None) -> list:
