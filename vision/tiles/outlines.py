@@ -175,12 +175,13 @@ def _seamed_count(small: np.ndarray, rects: list) -> float:
 
 
 def face_rects(small: np.ndarray, min_area: float,
-               lab: np.ndarray | None = None) -> tuple[list, np.ndarray | None, list]:
+               lab: np.ndarray | None = None) -> tuple[list, np.ndarray | None, tuple[list, np.ndarray | None]]:
     """The tile-shaped rectangles of a scaled BGR frame, under the face-colour guess that
     explains the most tiles of one size -- so warm or cold light, cream or white faces and glare
     need no setting -- that guess's face mask (None when no guess was plausible), and the
     rectangles of a looser look at that colour (more shade, more colour cast) that the first
-    ones do not explain: faces in a dark corner or under glare that may be missed tiles."""
+    ones do not explain, with that look's mask: faces in a dark corner or under glare that may
+    be missed tiles."""
     if lab is None:
         lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
     lab = lab.astype(np.float32) - np.float32([0, 128, 128])
@@ -207,6 +208,7 @@ def face_rects(small: np.ndarray, min_area: float,
         if count > best_count:
             best, best_count, best_face = (rects, mask), count, face
     loose: list = []
+    loose_mask = None
     if best_count > 0:
         # A light or colour gradient across the table (a warm lamp on one side, a dark corner)
         # leaves the far faces outside the winning colour: a looser look at the same colour
@@ -222,7 +224,8 @@ def face_rects(small: np.ndarray, min_area: float,
                     best = (rects, mask)
             covered = _covered(small.shape, best[0])
             loose = [r for r in rects if _share_inside(covered, r) < 0.5]
-    return best[0], best[1], loose
+            loose_mask = mask
+    return best[0], best[1], (loose, loose_mask)
 
 
 def _share_inside(covered: np.ndarray, rect) -> float:
@@ -273,6 +276,25 @@ def _unexplained(mask: np.ndarray, rects: list, height: float, aspect: float,
         inked = _inked(patches, labels, kept, INK * tile_area)
         kept = [k for k in kept if inked[k]]
     return [(float(centres[k][0]), float(centres[k][1])) for k in kept]
+
+
+def _inked_rects(mask: np.ndarray | None, rects: list, least: float) -> list:
+    """The ``rects`` (found in ``mask``) whose blobs enclose something not face-coloured
+    (:func:`_inked`).
+
+    >>> mask = np.zeros((60, 90), np.uint8); mask[5:45, 5:35] = 255; mask[5:45, 50:80] = 255
+    >>> mask[15:35, 15:22] = 0                                       # the left one has a number
+    >>> [rect[0] for rect in _inked_rects(mask, [((20, 25), (30, 40), 0), ((65, 25), (30, 40), 0)], 100)]
+    [(20, 25)]
+    """
+    if mask is None or not rects:
+        return []
+    labels = np.zeros(mask.shape, np.int32)
+    for number, rect in enumerate(rects, 1):
+        cv2.fillPoly(labels, [np.round(cv2.boxPoints(rect)).astype(np.int32)], number)
+    labels[mask == 0] = 0
+    inked = _inked(mask, labels, [k for k in range(1, len(rects) + 1) if (labels == k).any()], least)
+    return [rect for number, rect in enumerate(rects, 1) if inked.get(number)]
 
 
 def _inked(patches: np.ndarray, labels: np.ndarray, kept: list[int], least: float) -> dict[int, bool]:
@@ -464,7 +486,7 @@ def find_layout(frame: np.ndarray, min_height: float = 12.0, alternatives: int =
     small = cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else frame
     min_area = (min_height * scale) ** 2 * 0.5
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
-    rects, mask, loose = face_rects(small, min_area, lab)
+    rects, mask, (loose, loose_mask) = face_rects(small, min_area, lab)
     second_look = False
     if not rects and contrast:
         # No face colour explains a tile (faces and table alike in colour): tiles lighter than
@@ -486,7 +508,8 @@ def find_layout(frame: np.ndarray, min_height: float = 12.0, alternatives: int =
         lighter = lighter_mask(lab[:, :, 0], height) if contrast else None
         unexplained = [(x / scale, y / scale) for x, y in _unexplained(mask, rects, height, aspect, lighter)]
         # A tile or a row of them in a dark corner or under glare shows in the looser look only.
-        unexplained += [(r[0][0] / scale, r[0][1] / scale) for r in loose if _tile_sized(r, height, aspect)]
+        unexplained += [(r[0][0] / scale, r[0][1] / scale) for r in _inked_rects(
+            loose_mask, [r for r in loose if _tile_sized(r, height, aspect)], INK * height * height * aspect)]
         found = []
         if not second_look and lighter is not None:
             found = contrast_rects(small, lighter, rects, height, aspect, min_area)
