@@ -118,7 +118,7 @@ class TileReaderOptions:
     this fraction is doubted (its count may be wrong, or a lone tile is part of a row)."""
     sure_none: float = 0.5
     """A candidate dropped as "not a tile" less surely than this is doubted."""
-    sure_found: float = 0.8
+    sure_found: float = 0.7
     """A tile the reader looks for again (beyond a row's end, at a patch of face colour no tile
     explains) is found where the classifier reads it at least this surely."""
 
