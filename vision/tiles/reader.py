@@ -174,23 +174,28 @@ class TileReader:
         tiles off their true places), the surest reading winning."""
         found: list[Placed] = []
         height, width = frame.shape[:2]
+        grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
         ends = [(r, side) for r, row in enumerate(rows) if row for side in (0, -1)]
         taken = [tile for row in rows for tile, _, _ in row]
         while ends:
-            places = []
+            places: dict[tuple[int, int], list[Placed]] = {}
             for r, side in ends:
                 tile = rows[r][side][0]
+                beyond = []
                 for step in STEPS:
                     along = (step if side else -step) * tile.width
-                    places.append(Placed(tile.x + along * math.cos(tile.angle), tile.y + along * math.sin(tile.angle),
+                    beyond.append(Placed(tile.x + along * math.cos(tile.angle), tile.y + along * math.sin(tile.angle),
                                          tile.angle, tile.width, tile.height))
-            hits = self._read_places(frame, places)
+                # Only where a face may be: inside the frame, as light as the end tile's face, no tile there yet.
+                centres = np.array([(t.x, t.y) for t in taken])
+                beyond = [place for place in beyond if _within(outline(place), width, height)
+                          and np.hypot(*(centres - (place.x, place.y)).T).min() >= 0.5 * place.width]
+                if beyond and _as_light(grey, beyond[len(beyond) // 2], tile):
+                    places[r, side] = beyond
+            hits = iter(self._read_places(frame, [place for beyond in places.values() for place in beyond]))
             going = []
-            for k, (r, side) in enumerate(ends):
-                tried = [(hit, place) for hit, place in zip(hits[k * len(STEPS):(k + 1) * len(STEPS)],
-                                                            places[k * len(STEPS):(k + 1) * len(STEPS)])
-                         if hit and _inside_share(outline(place), width, height) == 1.0
-                         and not any(math.hypot(place.x - t.x, place.y - t.y) < 0.5 * place.width for t in taken)]
+            for (r, side), beyond in places.items():
+                tried = [(hit, place) for place, hit in zip(beyond, hits) if hit]     # beyond first: zip stops there
                 if not tried:
                     continue
                 hit, place = max(tried, key=lambda item: item[0][1])
@@ -413,6 +418,33 @@ def runs_off_frame(frame: np.ndarray, corners: np.ndarray, face_share: float = 0
     if not len(outer) or not len(face):
         return bool(len(outer))
     return bool(np.percentile(outer, 75) >= face_share * np.median(face))
+
+
+def _within(corners, width: int, height: int) -> bool:
+    """Whether a quadrilateral lies wholly inside a ``width`` x ``height`` frame.
+
+    >>> _within(((0, 0), (10, 0), (10, 10), (0, 10)), 100, 100), _within(((-1, 0), (10, 0), (10, 10), (0, 10)), 100, 100)
+    (True, False)
+    """
+    return all(0 <= x <= width and 0 <= y <= height for x, y in corners)
+
+
+def _as_light(grey: np.ndarray, place: Placed, tile: Placed, share: float = 0.75) -> bool:
+    """Whether the middle of ``place`` is about as light (``share`` of it, 75th percentiles) as
+    the middle of ``tile``, a tile's face, in a grey frame: where it is darker, the table
+    shows there, no face.
+
+    >>> grey = np.full((100, 200), 60, np.uint8); grey[30:70, 50:80] = 220
+    >>> tile = Placed(65, 50, 0.0, 30, 40)
+    >>> _as_light(grey, Placed(95, 50, 0.0, 30, 40), tile), _as_light(grey, tile, tile)
+    (False, True)
+    """
+    def light(p: Placed) -> float:
+        half = max(1, int(min(p.width, p.height) / 4))
+        x, y = int(round(p.x)), int(round(p.y))
+        window = grey[max(0, y - half):y + half + 1, max(0, x - half):x + half + 1]
+        return float(np.sort(window, axis=None)[3 * window.size // 4]) if window.size else 0.0
+    return light(place) >= share * light(tile)
 
 
 def _answered(point: Point, found: list[Placed]) -> bool:
