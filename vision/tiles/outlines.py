@@ -25,7 +25,7 @@ pixels; the classifier decides which way is up and whether a candidate is a tile
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -253,10 +253,11 @@ def _explained_share(mask: np.ndarray, rects: list) -> float:
 
 
 def _unexplained(mask: np.ndarray, rects: list, height: float, aspect: float,
-                 lighter: np.ndarray | None = None) -> list[tuple[float, float]]:
+                 lighter: np.ndarray | None = None) -> list[tuple[float, float, bool]]:
     """Centres of face-coloured patches, each about as big as a tile face, that no accepted
     rectangle explains: a tile the finder may have missed (merged with glare or the table,
-    split by its own ink). Thin slivers along the rectangles' edges are opened away. With
+    split by its own ink), and whether each encloses ink (:func:`_inked`; a blank one holds no
+    whole tile). Thin slivers along the rectangles' edges are opened away. With
     ``lighter`` (:func:`lighter_mask`), a patch must be lighter than its surroundings in at least
     :data:`LIGHTER_SHARE` of its pixels: a tile face is, a face-coloured part of the table's
     pattern (a stripe, a blot) mostly is not."""
@@ -272,29 +273,27 @@ def _unexplained(mask: np.ndarray, rects: list, height: float, aspect: float,
         share = np.bincount(labels.ravel(), lighter.ravel() > 0, count) / np.maximum(stats[:, cv2.CC_STAT_AREA], 1)
     kept = [k for k in range(1, count)
             if stats[k, cv2.CC_STAT_AREA] >= UNEXPLAINED * tile_area and share[k] >= LIGHTER_SHARE]
-    if kept:
-        inked = _inked(patches, labels, kept, INK * tile_area)
-        kept = [k for k in kept if inked[k]]
-    return [(float(centres[k][0]), float(centres[k][1])) for k in kept]
+    inked = _inked(patches, labels, kept, INK * tile_area) if kept else {}
+    return [(float(centres[k][0]), float(centres[k][1]), inked[k]) for k in kept]
 
 
-def _inked_rects(mask: np.ndarray | None, rects: list, least: float) -> list:
-    """The ``rects`` (found in ``mask``) whose blobs enclose something not face-coloured
-    (:func:`_inked`).
+def _inked_rects(mask: np.ndarray | None, rects: list, least: float) -> list[bool]:
+    """Whether each of ``rects`` (found in ``mask``) has a blob that encloses something not
+    face-coloured (:func:`_inked`).
 
     >>> mask = np.zeros((60, 90), np.uint8); mask[5:45, 5:35] = 255; mask[5:45, 50:80] = 255
     >>> mask[15:35, 15:22] = 0                                       # the left one has a number
-    >>> [rect[0] for rect in _inked_rects(mask, [((20, 25), (30, 40), 0), ((65, 25), (30, 40), 0)], 100)]
-    [(20, 25)]
+    >>> _inked_rects(mask, [((20, 25), (30, 40), 0), ((65, 25), (30, 40), 0)], 100)
+    [True, False]
     """
     if mask is None or not rects:
-        return []
+        return [False] * len(rects)
     labels = np.zeros(mask.shape, np.int32)
     for number, rect in enumerate(rects, 1):
         cv2.fillPoly(labels, [np.round(cv2.boxPoints(rect)).astype(np.int32)], number)
     labels[mask == 0] = 0
     inked = _inked(mask, labels, [k for k in range(1, len(rects) + 1) if (labels == k).any()], least)
-    return [rect for number, rect in enumerate(rects, 1) if inked.get(number)]
+    return [bool(inked.get(number)) for number in range(1, len(rects) + 1)]
 
 
 def _inked(patches: np.ndarray, labels: np.ndarray, kept: list[int], least: float) -> dict[int, bool]:
@@ -472,6 +471,9 @@ class Layout:
     contrast_only: bool = False
     """No face colour explained a tile: the blobs are the contrast look's alone (and the
     patches are those lighter than their surroundings, where the table's grain is too)."""
+    blank: list[tuple[float, float]] = field(default_factory=list)
+    """Centres of face-coloured patches no blob explains that enclose no number: no whole tile
+    can lie there, but a blob beside one may be part of a tile the finder cut wrong."""
 
 
 def find_blobs(frame: np.ndarray, min_height: float = 12.0, alternatives: int = 2) -> list[Blob]:
@@ -503,13 +505,17 @@ def find_layout(frame: np.ndarray, min_height: float = 12.0, alternatives: int =
     blobs = [_blob(small, rect, scale, aspect, alternatives, number, second_look) for number, rect in enumerate(rects)
              if min(max(rect[1]), min(rect[1]) / ASPECT_RANGE[1]) >= min_height * scale]
     unexplained: list[tuple[float, float]] = []
+    blank: list[tuple[float, float]] = []
     if mask is not None and blobs:
         height = float(np.median([b.across if b.counts[0] > 1 else b.length for b in blobs])) * scale
         lighter = lighter_mask(lab[:, :, 0], height) if contrast else None
-        unexplained = [(x / scale, y / scale) for x, y in _unexplained(mask, rects, height, aspect, lighter)]
+        patches = _unexplained(mask, rects, height, aspect, lighter)
         # A tile or a row of them in a dark corner or under glare shows in the looser look only.
-        unexplained += [(r[0][0] / scale, r[0][1] / scale) for r in _inked_rects(
-            loose_mask, [r for r in loose if _tile_sized(r, height, aspect)], INK * height * height * aspect)]
+        sized = [r for r in loose if _tile_sized(r, height, aspect)]
+        patches += [(r[0][0], r[0][1], inked)
+                    for r, inked in zip(sized, _inked_rects(loose_mask, sized, INK * height * height * aspect))]
+        unexplained = [(x / scale, y / scale) for x, y, inked in patches if inked]
+        blank = [(x / scale, y / scale) for x, y, inked in patches if not inked]
         found = []
         if not second_look and lighter is not None:
             found = contrast_rects(small, lighter, rects, height, aspect, min_area)
@@ -523,7 +529,7 @@ def find_layout(frame: np.ndarray, min_height: float = 12.0, alternatives: int =
             vouches = tuple(p for p in unexplained if cv2.pointPolygonTest(corners, p, False) >= 0)
             unexplained = [p for p in unexplained if p not in vouches]
             blobs.append(_blob(small, rect, scale, aspect, alternatives, len(rects) + len(blobs), True, vouches))
-    return Layout(blobs, aspect, unexplained, second_look)
+    return Layout(blobs, aspect, unexplained, second_look, blank)
 
 
 def _tinted_faces(small: np.ndarray, lab: np.ndarray, rects: list, lighter: np.ndarray,

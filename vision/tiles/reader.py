@@ -41,6 +41,8 @@ CLASSIFIER_FILE = "tiles-classifier.onnx"
 EDGE = 2.0
 """A tile candidate whose outline comes this near (pixels) to the frame's edge may go on beyond it."""
 Point = tuple[float, float]
+NEAR_DROPPED = 1.5
+"""A blank patch of face colour this many tile heights from a candidate that was not read is a doubt."""
 STEPS = (0.8, 1.0, 1.2)
 """Where the reader looks for a tile beyond a row's end: this many tile widths on from the end tile."""
 
@@ -241,6 +243,7 @@ class TileReader:
                                           for x, y in layout.unexplained) + ("no tile found",))
         doubts: list[str] = []
         unreadable: list[Placed] = []       # candidates that may be tiles the classifier could not read
+        dropped: list[Placed] = []          # ... and all candidates it did not read
         patches = np.empty((2 * len(cut), PATCH_HEIGHT, PATCH_WIDTH, 3), np.uint8)
         for k, c in enumerate(cut):
             patches[2 * k] = cut_patch(frame, (c.x, c.y), c.angle, c.height)
@@ -310,6 +313,7 @@ class TileReader:
                 read.append(not (p[none] >= p[best] or p[best] < self.options.min_confidence))
                 if not read[-1]:
                     unread.add(candidates[i].row)
+                    dropped.append(placed[i])
                     if p[none] < self.options.sure_none:
                         unreadable.append(by_index[i])
                     continue
@@ -322,7 +326,14 @@ class TileReader:
         # patches of face colour no tile explains; a tile read there surely is found, and the
         # doubts it answers go.
         found = self._extend_rows(frame, rows)
+        # A blank patch (no number in it) holds no whole tile, but beside a candidate that was not
+        # read it may be the rest of a tile the finder cut wrong (a face washed into a glare halo).
+        reach = NEAR_DROPPED * float(np.median([c.height for c in candidates]))
+        dropped += [Placed(blob.x, blob.y, 0.0, blob.across, blob.length) for blob in layout.blobs
+                    if blob.number not in {c.row for c in candidates}]
         patches = [(point, "found") for point in layout.unexplained] + [
+            (point, "found") for point in layout.blank
+            if any(math.hypot(point[0] - d.x, point[1] - d.y) < reach for d in dropped)] + [
             (point, "read") for blob in layout.blobs if blob.number in unread for point in blob.vouches]
         looked = self._look_at_patches(frame, [point for point, _ in patches], [t for row in rows for t, _, _ in row])
         rows += [[hit] for hit in looked]
