@@ -6,17 +6,23 @@ split into finding the outlines (the baseline in the same process), cutting the 
 the classifier, plus the model's size, and the CPU time per frame (what the frame costs one
 core, whatever else the machine runs). The outline finder's contrast look is timed against the
 finder without it (``find_layout(..., contrast=False)``, the face colour only), back to back
-in the same process. Goal: 100 ms per frame on one thread.
+in the same process. With ``--baseline REV``, the reader is also timed against the reader of
+git revision ``REV`` (its ``vision/tiles/reader.py`` and ``outlines.py``, the rest shared),
+interleaved in the same process: CPU time per frame and the ratio. Goal: 100 ms per frame on
+one thread.
 
-    python benchmarks/bench_tiles_vision.py [--repeat 30] [--threads 1]
+    python benchmarks/bench_tiles_vision.py [--repeat 30] [--threads 1] [--baseline REV]
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import math
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -46,10 +52,28 @@ def sixty_tile_table(palette: str, seed: int):
             return scene
 
 
+def reader_at(revision: str):
+    """The ``TileReader`` class of a git revision: its reader and outline finder, loaded beside
+    this checkout's under other module names (``baseline_reader``, ``baseline_outlines``)."""
+    root = Path(__file__).resolve().parent.parent
+    folder = Path(tempfile.mkdtemp(prefix="tile-baseline-"))
+    for name in ("outlines", "reader"):
+        try:
+            source = subprocess.run(["git", "show", f"{revision}:vision/tiles/{name}.py"], cwd=root, check=True,
+                                    capture_output=True, text=True).stdout
+        except subprocess.CalledProcessError as error:
+            raise SystemExit(f"--baseline {revision}: git cannot show vision/tiles/{name}.py there: {error.stderr.strip()}")
+        source = source.replace("from vision.tiles.outlines import", "from baseline_outlines import")
+        (folder / f"baseline_{name}.py").write_text(source)
+    sys.path.insert(0, str(folder))
+    return importlib.import_module("baseline_reader").TileReader
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=30)
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--baseline", metavar="REV", help="also time the tile reader of this git revision")
     args = parser.parse_args()
 
     from engine.cards import PALETTES
@@ -92,6 +116,18 @@ def main() -> int:
                 times.append((time.process_time() - started) * 1000)
         print(f"  outlines, CPU: with the contrast look {statistics.median(with_look):.1f} ms, face colour only "
               f"{statistics.median(without):.1f} ms -> ratio {statistics.median(with_look) / statistics.median(without):.2f}")
+        if args.baseline:
+            old = reader_at(args.baseline)(threads=args.threads, palette=PALETTES[palette])
+            old.read(frame)
+            now, then = [], []
+            for _ in range(args.repeat):     # interleaved, as above
+                for times, read in ((now, reader.read), (then, old.read)):
+                    started = time.process_time()
+                    read(frame)
+                    times.append((time.process_time() - started) * 1000)
+            print(f"  reader, CPU: this one {statistics.median(now):.1f} ms, {args.baseline}'s "
+                  f"{statistics.median(then):.1f} ms ({len(old.read(frame).tiles)} tiles read) -> ratio "
+                  f"{statistics.median(now) / statistics.median(then):.3f}")
         print(f"  cut {len(patches)} patches    {describe(cutting)}")
         print(f"  classifier         {describe(classify)}")
     return 0

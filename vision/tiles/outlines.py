@@ -25,7 +25,7 @@ pixels; the classifier decides which way is up and whether a candidate is a tile
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -57,7 +57,9 @@ OPEN_COUNT = 6.0
 """Counts whose seam score is within this of the best one stay open for the classifier."""
 MAX_ROW = 13 * ASPECT_RANGE[1] + 0.5
 UNEXPLAINED = 0.35
-"""A face-coloured patch this big (in tile faces) that no rectangle explains may be a missed tile."""
+"""A face-coloured patch this big (in tile faces) that no rectangle explains may be a missed tile ..."""
+INK = 0.015
+"""... where it encloses this much (in tile faces) of something not face-coloured: a number."""
 CONTRAST = 10.0
 """The contrast look (:func:`contrast_rects`): a face is at least this much lighter (Lab
 lightness, 0..255) than the mean of its surroundings ..."""
@@ -173,12 +175,13 @@ def _seamed_count(small: np.ndarray, rects: list) -> float:
 
 
 def face_rects(small: np.ndarray, min_area: float,
-               lab: np.ndarray | None = None) -> tuple[list, np.ndarray | None, list]:
+               lab: np.ndarray | None = None) -> tuple[list, np.ndarray | None, tuple[list, np.ndarray | None]]:
     """The tile-shaped rectangles of a scaled BGR frame, under the face-colour guess that
     explains the most tiles of one size -- so warm or cold light, cream or white faces and glare
     need no setting -- that guess's face mask (None when no guess was plausible), and the
     rectangles of a looser look at that colour (more shade, more colour cast) that the first
-    ones do not explain: faces in a dark corner or under glare that may be missed tiles."""
+    ones do not explain, with that look's mask: faces in a dark corner or under glare that may
+    be missed tiles."""
     if lab is None:
         lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
     lab = lab.astype(np.float32) - np.float32([0, 128, 128])
@@ -205,6 +208,7 @@ def face_rects(small: np.ndarray, min_area: float,
         if count > best_count:
             best, best_count, best_face = (rects, mask), count, face
     loose: list = []
+    loose_mask = None
     if best_count > 0:
         # A light or colour gradient across the table (a warm lamp on one side, a dark corner)
         # leaves the far faces outside the winning colour: a looser look at the same colour
@@ -220,7 +224,8 @@ def face_rects(small: np.ndarray, min_area: float,
                     best = (rects, mask)
             covered = _covered(small.shape, best[0])
             loose = [r for r in rects if _share_inside(covered, r) < 0.5]
-    return best[0], best[1], loose
+            loose_mask = mask
+    return best[0], best[1], (loose, loose_mask)
 
 
 def _share_inside(covered: np.ndarray, rect) -> float:
@@ -248,25 +253,74 @@ def _explained_share(mask: np.ndarray, rects: list) -> float:
 
 
 def _unexplained(mask: np.ndarray, rects: list, height: float, aspect: float,
-                 lighter: np.ndarray | None = None) -> list[tuple[float, float]]:
+                 lighter: np.ndarray | None = None) -> list[tuple[float, float, bool]]:
     """Centres of face-coloured patches, each about as big as a tile face, that no accepted
     rectangle explains: a tile the finder may have missed (merged with glare or the table,
-    split by its own ink). Thin slivers along the rectangles' edges are opened away. With
+    split by its own ink), and whether each encloses ink (:func:`_inked`; a blank one holds no
+    whole tile). Thin slivers along the rectangles' edges are opened away. With
     ``lighter`` (:func:`lighter_mask`), a patch must be lighter than its surroundings in at least
     :data:`LIGHTER_SHARE` of its pixels: a tile face is, a face-coloured part of the table's
     pattern (a stripe, a blot) mostly is not."""
     covered = _covered(mask.shape, rects)
     grow = max(3, int(round(height * 0.15)) | 1)
-    left = mask & ~cv2.dilate(covered, np.ones((grow, grow), np.uint8))
+    patches = mask & ~cv2.dilate(covered, np.ones((grow, grow), np.uint8))
     size = max(3, int(round(height * aspect * 0.45)))
-    left = cv2.morphologyEx(left, cv2.MORPH_OPEN, np.ones((size, size), np.uint8))
+    left = cv2.morphologyEx(patches, cv2.MORPH_OPEN, np.ones((size, size), np.uint8))
     count, labels, stats, centres = cv2.connectedComponentsWithStats(left)
     tile_area = height * height * aspect
     share = np.ones(count)
     if lighter is not None:
         share = np.bincount(labels.ravel(), lighter.ravel() > 0, count) / np.maximum(stats[:, cv2.CC_STAT_AREA], 1)
-    return [(float(centres[k][0]), float(centres[k][1])) for k in range(1, count)
+    kept = [k for k in range(1, count)
             if stats[k, cv2.CC_STAT_AREA] >= UNEXPLAINED * tile_area and share[k] >= LIGHTER_SHARE]
+    inked = _inked(patches, labels, kept, INK * tile_area) if kept else {}
+    return [(float(centres[k][0]), float(centres[k][1]), inked[k]) for k in kept]
+
+
+def _inked_rects(mask: np.ndarray | None, rects: list, least: float) -> list[bool]:
+    """Whether each of ``rects`` (found in ``mask``) has a blob that encloses something not
+    face-coloured (:func:`_inked`).
+
+    >>> mask = np.zeros((60, 90), np.uint8); mask[5:45, 5:35] = 255; mask[5:45, 50:80] = 255
+    >>> mask[15:35, 15:22] = 0                                       # the left one has a number
+    >>> _inked_rects(mask, [((20, 25), (30, 40), 0), ((65, 25), (30, 40), 0)], 100)
+    [True, False]
+    """
+    if mask is None or not rects:
+        return [False] * len(rects)
+    labels = np.zeros(mask.shape, np.int32)
+    for number, rect in enumerate(rects, 1):
+        cv2.fillPoly(labels, [np.round(cv2.boxPoints(rect)).astype(np.int32)], number)
+    labels[mask == 0] = 0
+    inked = _inked(mask, labels, [k for k in range(1, len(rects) + 1) if (labels == k).any()], least)
+    return [bool(inked.get(number)) for number in range(1, len(rects) + 1)]
+
+
+def _inked(patches: np.ndarray, labels: np.ndarray, kept: list[int], least: float) -> dict[int, bool]:
+    """Whether each kept patch (``labels`` numbers, after opening) encloses at least ``least``
+    pixels of something not face-coloured: the whole patch before opening (``patches``, 0/255)
+    around it, its holes filled. A tile's number or joker face is such a hole in its face; a
+    patch of face-coloured table (a glare spot, a light check of a cloth) has none and cannot
+    be a missed tile.
+
+    >>> patches = np.zeros((60, 60), np.uint8); patches[5:45, 5:35] = 255; patches[15:35, 15:22] = 0
+    >>> labels = (patches > 0).astype(np.int32); labels[:, 40:] = 0
+    >>> _inked(patches, labels, [1], 100), _inked(patches, labels, [1], 200)
+    ({1: True}, {1: False})
+    """
+    count, whole = cv2.connectedComponents(patches)
+    inked = {}
+    for k in kept:
+        numbers = np.unique(whole[labels == k])
+        own = np.isin(whole, numbers[numbers > 0]).astype(np.uint8)
+        ys, xs = np.nonzero(own)
+        y0, y1, x0, x1 = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
+        box = np.pad(own[y0:y1, x0:x1], 1)
+        outside = box.copy()
+        flood = np.zeros((box.shape[0] + 2, box.shape[1] + 2), np.uint8)
+        cv2.floodFill(outside, flood, (0, 0), 1)     # what the flood from the border cannot reach is a hole
+        inked[k] = int(np.count_nonzero(outside == 0)) >= least
+    return inked
 
 
 def _rect_blobs(mask: np.ndarray, min_area: float, width: float | None = None, stricter=None) -> list:
@@ -417,6 +471,9 @@ class Layout:
     contrast_only: bool = False
     """No face colour explained a tile: the blobs are the contrast look's alone (and the
     patches are those lighter than their surroundings, where the table's grain is too)."""
+    blank: list[tuple[float, float]] = field(default_factory=list)
+    """Centres of face-coloured patches no blob explains that enclose no number: no whole tile
+    can lie there, but a blob beside one may be part of a tile the finder cut wrong."""
 
 
 def find_blobs(frame: np.ndarray, min_height: float = 12.0, alternatives: int = 2) -> list[Blob]:
@@ -431,7 +488,7 @@ def find_layout(frame: np.ndarray, min_height: float = 12.0, alternatives: int =
     small = cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else frame
     min_area = (min_height * scale) ** 2 * 0.5
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
-    rects, mask, loose = face_rects(small, min_area, lab)
+    rects, mask, (loose, loose_mask) = face_rects(small, min_area, lab)
     second_look = False
     if not rects and contrast:
         # No face colour explains a tile (faces and table alike in colour): tiles lighter than
@@ -439,17 +496,26 @@ def find_layout(frame: np.ndarray, min_height: float = 12.0, alternatives: int =
         mask = lighter_mask(lab[:, :, 0])
         rects = _one_size(_rect_blobs(mask, min_area))
         second_look = True
+        tinted = _tinted_faces(small, lab, rects, mask, min_area)
+        if tinted is not None:
+            rects, mask = tinted
+            second_look = False
     lone = [min(r[1]) / max(r[1]) for r in rects if ASPECT_RANGE[0] <= min(r[1]) / max(r[1]) <= ASPECT_RANGE[1]]
     aspect = float(np.median(lone)) if len(lone) >= 3 else 0.74
     blobs = [_blob(small, rect, scale, aspect, alternatives, number, second_look) for number, rect in enumerate(rects)
              if min(max(rect[1]), min(rect[1]) / ASPECT_RANGE[1]) >= min_height * scale]
     unexplained: list[tuple[float, float]] = []
+    blank: list[tuple[float, float]] = []
     if mask is not None and blobs:
         height = float(np.median([b.across if b.counts[0] > 1 else b.length for b in blobs])) * scale
         lighter = lighter_mask(lab[:, :, 0], height) if contrast else None
-        unexplained = [(x / scale, y / scale) for x, y in _unexplained(mask, rects, height, aspect, lighter)]
+        patches = _unexplained(mask, rects, height, aspect, lighter)
         # A tile or a row of them in a dark corner or under glare shows in the looser look only.
-        unexplained += [(r[0][0] / scale, r[0][1] / scale) for r in loose if _tile_sized(r, height, aspect)]
+        sized = [r for r in loose if _tile_sized(r, height, aspect)]
+        patches += [(r[0][0], r[0][1], inked)
+                    for r, inked in zip(sized, _inked_rects(loose_mask, sized, INK * height * height * aspect))]
+        unexplained = [(x / scale, y / scale) for x, y, inked in patches if inked]
+        blank = [(x / scale, y / scale) for x, y, inked in patches if not inked]
         found = []
         if not second_look and lighter is not None:
             found = contrast_rects(small, lighter, rects, height, aspect, min_area)
@@ -463,7 +529,37 @@ def find_layout(frame: np.ndarray, min_height: float = 12.0, alternatives: int =
             vouches = tuple(p for p in unexplained if cv2.pointPolygonTest(corners, p, False) >= 0)
             unexplained = [p for p in unexplained if p not in vouches]
             blobs.append(_blob(small, rect, scale, aspect, alternatives, len(rects) + len(blobs), True, vouches))
-    return Layout(blobs, aspect, unexplained, second_look)
+    return Layout(blobs, aspect, unexplained, second_look, blank)
+
+
+def _tinted_faces(small: np.ndarray, lab: np.ndarray, rects: list, lighter: np.ndarray,
+                  min_area: float) -> tuple[list, np.ndarray] | None:
+    """The tile rectangles and face mask of the face colour read off the contrast look's tiles
+    (``rects``, found in ``lighter``: pixels lighter than their surroundings), where that colour
+    explains more tiles than they do; None where it does not. Faces tinted by a colour cast the
+    table does not share (lavender faces on a grey-blue table) are neither the lightest nor the
+    least coloured pixels of a frame, so no face-colour guess finds them, and many are barely
+    lighter than the table; their colour sets them apart.
+
+    >>> frame = np.full((200, 300, 3), (150, 140, 120), np.uint8)       # a grey-blue table
+    >>> for x in (40, 100, 160, 220):                                  # lavender faces, barely lighter
+    ...     _ = cv2.rectangle(frame, (x, 80), (x + 28, 120), (200, 150, 160), -1)
+    >>> lab = cv2.cvtColor(frame, cv2.COLOR_BGR2LAB)
+    >>> faint = np.zeros((200, 300), np.uint8); faint[80:121, 40:69] = 255    # the contrast look saw one
+    >>> found = _tinted_faces(frame, lab, [((54.0, 100.0), (29.0, 41.0), 0.0)], faint, 50)
+    >>> len(found[0])
+    4
+    """
+    inside = (_covered(small.shape, rects) > 0) & (lighter > 0)
+    if not rects or np.count_nonzero(inside) < min_area:
+        return None
+    signed = lab.astype(np.float32) - np.float32([0, 128, 128])
+    face = tuple(float(v) for v in np.median(signed[inside], axis=0))
+    mask = face_mask(signed, face)
+    if np.count_nonzero(mask) > MAX_COVER * mask.size:
+        return None
+    found = _rect_blobs(mask, min_area, stricter=lambda: face_mask(signed, face, COLOUR_TOLERANCE / 2))
+    return (found, mask) if _seamed_count(small, found) > _seamed_count(small, rects) else None
 
 
 def contrast_rects(small: np.ndarray, lighter: np.ndarray, rects: list, height: float, aspect: float,

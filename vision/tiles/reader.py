@@ -41,6 +41,10 @@ CLASSIFIER_FILE = "tiles-classifier.onnx"
 EDGE = 2.0
 """A tile candidate whose outline comes this near (pixels) to the frame's edge may go on beyond it."""
 Point = tuple[float, float]
+NEAR_DROPPED = 1.5
+"""A blank patch of face colour this many tile heights from a candidate that was not read is a doubt."""
+STEPS = (0.8, 1.0, 1.2)
+"""Where the reader looks for a tile beyond a row's end: this many tile widths on from the end tile."""
 
 
 @dataclass(frozen=True)
@@ -116,6 +120,9 @@ class TileReaderOptions:
     this fraction is doubted (its count may be wrong, or a lone tile is part of a row)."""
     sure_none: float = 0.5
     """A candidate dropped as "not a tile" less surely than this is doubted."""
+    sure_found: float = 0.7
+    """A tile the reader looks for again (beyond a row's end, at a patch of face colour no tile
+    explains) is found where the classifier reads it at least this surely."""
 
 
 class TileReader:
@@ -147,6 +154,83 @@ class TileReader:
         """Logits over all classes and embeddings of (N, H, W, 3) uint8 patches."""
         return run_classifier(self.classifier, patches, len(CLASS_CODES), self.profile)
 
+    def _read_places(self, frame: np.ndarray, places: list[Placed]) -> list[tuple[str, float] | None]:
+        """The tile each upright place holds (code, confidence) where the classifier reads one
+        at least :attr:`TileReaderOptions.sure_found` sure; None elsewhere."""
+        if not places:
+            return []
+        patches = np.stack([cut_patch(frame, (p.x, p.y), p.angle, p.height) for p in places])
+        logits, _ = self.classify(balance(patches))
+        probs = _softmax(logits[:, self._classes])
+        upside = len(self._classes) - 2
+        best = probs[:, :upside].argmax(axis=1)
+        return [(CLASS_CODES[self._classes[b]], float(p[b])) if p[b] >= self.options.sure_found else None
+                for b, p in zip(best, probs)]
+
+    def _extend_rows(self, frame: np.ndarray, rows: list[list[tuple[Placed, str, float]]]) -> list[Placed]:
+        """Tiles found beyond the ends of the rows (each row: its tiles upright, in reading order,
+        with code and confidence), one tile's width on at a time, added to the rows in place: a
+        row whose blob was cut short or split (a faint seam, glare on its end) loses its end
+        tiles otherwise. The places at each end are read upright as the row stands, a little
+        nearer and farther too (:data:`STEPS`: a row cut into tiles of the wrong width has its
+        tiles off their true places), the surest reading winning."""
+        found: list[Placed] = []
+        height, width = frame.shape[:2]
+        grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        ends = [(r, side) for r, row in enumerate(rows) if row for side in (0, -1)]
+        taken = [tile for row in rows for tile, _, _ in row]
+        while ends:
+            places: dict[tuple[int, int], list[Placed]] = {}
+            for r, side in ends:
+                tile = rows[r][side][0]
+                beyond = []
+                for step in STEPS:
+                    along = (step if side else -step) * tile.width
+                    beyond.append(Placed(tile.x + along * math.cos(tile.angle), tile.y + along * math.sin(tile.angle),
+                                         tile.angle, tile.width, tile.height))
+                # Only where a face may be: inside the frame, as light as the end tile's face, no tile there yet.
+                centres = np.array([(t.x, t.y) for t in taken])
+                beyond = [place for place in beyond if _within(outline(place), width, height)
+                          and np.hypot(*(centres - (place.x, place.y)).T).min() >= 0.5 * place.width]
+                if beyond and _as_light(grey, beyond[len(beyond) // 2], tile):
+                    places[r, side] = beyond
+            hits = iter(self._read_places(frame, [place for beyond in places.values() for place in beyond]))
+            going = []
+            for (r, side), beyond in places.items():
+                tried = [(hit, place) for place, hit in zip(beyond, hits) if hit]     # beyond first: zip stops there
+                if not tried:
+                    continue
+                hit, place = max(tried, key=lambda item: item[0][1])
+                rows[r].insert(len(rows[r]) if side else 0, (place, hit[0], hit[1]))
+                found.append(place)
+                taken.append(place)
+                going.append((r, side))
+            ends = going
+        return found
+
+    def _look_at_patches(self, frame: np.ndarray, points: list[Point],
+                         tiles: list[Placed]) -> list[tuple[Placed, str, float]]:
+        """Tiles read surely at patches of face colour no tile explains (``points``), as the
+        frame's ``tiles`` lie (their size, and the turn of the nearest one, or a quarter turn
+        more) either way up."""
+        if not tiles or not points:
+            return []
+        tile_height = float(np.median([t.height for t in tiles]))
+        tile_width = float(np.median([t.width for t in tiles]))
+        places = []
+        for x, y in points:
+            near = min(tiles, key=lambda t: math.hypot(t.x - x, t.y - y))
+            places += [Placed(x, y, near.angle + quarter * math.pi / 2, tile_width, tile_height) for quarter in range(4)]
+        hits = self._read_places(frame, places)
+        found = []
+        for k in range(len(points)):
+            read = [(hit, place) for hit, place in zip(hits[4 * k:4 * k + 4], places[4 * k:4 * k + 4]) if hit]
+            if read:
+                (code, confidence), place = max(read, key=lambda item: item[0][1])
+                if not any(math.hypot(place.x - t.x, place.y - t.y) < 0.5 * tile_width for t in tiles):
+                    found.append((place, code, confidence))
+        return found
+
     def read(self, frame: np.ndarray) -> TableReading:
         """All tiles in one BGR frame, grouped into rows."""
         if not isinstance(frame, np.ndarray) or frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
@@ -154,10 +238,12 @@ class TileReader:
         layout = find_layout(frame)
         options = [blob.cut(n) for blob in layout.blobs for n in blob.counts]
         cut = [c for option in options for c in option][:2 * self.options.max_tiles]
-        doubts = [f"a tile-sized patch of face colour at ({x:.0f}, {y:.0f}) is no tile found"
-                  for x, y in layout.unexplained]
         if not cut:
-            return TableReading((), tuple(doubts + ["no tile found"]))
+            return TableReading((), tuple(f"a tile-sized patch of face colour at ({x:.0f}, {y:.0f}) is no tile found"
+                                          for x, y in layout.unexplained) + ("no tile found",))
+        doubts: list[str] = []
+        unreadable: list[Placed] = []       # candidates that may be tiles the classifier could not read
+        dropped: list[Placed] = []          # ... and all candidates it did not read
         patches = np.empty((2 * len(cut), PATCH_HEIGHT, PATCH_WIDTH, 3), np.uint8)
         for k, c in enumerate(cut):
             patches[2 * k] = cut_patch(frame, (c.x, c.y), c.angle, c.height)
@@ -194,7 +280,7 @@ class TileReader:
                 doubts.append(f"the blob at ({cut[a].x:.0f}, {cut[a].y:.0f}) cut into {b - a} tile(s) of unusual width")
         readable = np.clip(1.0 - probs[:, upside] - probs[:, none], 1e-6, 1.0)
         placed = [Placed(c.x, c.y, c.angle, c.width, c.height) for c in candidates]
-        observations = []
+        rows: list[list[tuple[Placed, str, float]]] = []
         unread = {blob.number for blob in layout.blobs} - {c.row for c in candidates}
         groups = components(placed)
         for members in groups:
@@ -220,23 +306,44 @@ class TileReader:
             by_index = dict(zip(members, turned))
             upright = [by_index.get(j, placed[j]) for j in range(len(placed))]
             read = []
+            rows.append([])
             for i in reading_order(upright, members):
                 p = probs[2 * i + (aligned[i] ^ flip)]
                 best = int(np.argmax(p[:upside]))
                 read.append(not (p[none] >= p[best] or p[best] < self.options.min_confidence))
                 if not read[-1]:
                     unread.add(candidates[i].row)
+                    dropped.append(placed[i])
                     if p[none] < self.options.sure_none:
-                        doubts.append(f"the tile at ({placed[i].x:.0f}, {placed[i].y:.0f}) cannot be read")
+                        unreadable.append(by_index[i])
                     continue
-                observations.append(TileObservation(CLASS_CODES[self._classes[best]], float(p[best]),
-                                                    outline(by_index[i]), row))
+                rows[-1].append((by_index[i], CLASS_CODES[self._classes[best]], float(p[best])))
             kept = [k for k, r in enumerate(read) if r]
             if kept and not all(read[kept[0]:kept[-1] + 1]):
                 doubts.append(f"a row at ({placed[members[0]].x:.0f}, {placed[members[0]].y:.0f}) has a tile that is "
                               f"not one between tiles")
-        doubts += [f"a tile-sized patch of face colour at ({x:.0f}, {y:.0f}) is no tile read"
-                   for blob in layout.blobs if blob.number in unread for x, y in blob.vouches]
+        # Look again where a tile may have been missed: beyond the ends of each row, and at the
+        # patches of face colour no tile explains; a tile read there surely is found, and the
+        # doubts it answers go.
+        found = self._extend_rows(frame, rows)
+        # A blank patch (no number in it) holds no whole tile, but beside a candidate that was not
+        # read it may be the rest of a tile the finder cut wrong (a face washed into a glare halo).
+        reach = NEAR_DROPPED * float(np.median([c.height for c in candidates]))
+        dropped += [Placed(blob.x, blob.y, 0.0, blob.across, blob.length) for blob in layout.blobs
+                    if blob.number not in {c.row for c in candidates}]
+        patches = [(point, "found") for point in layout.unexplained] + [
+            (point, "found") for point in layout.blank
+            if any(math.hypot(point[0] - d.x, point[1] - d.y) < reach for d in dropped)] + [
+            (point, "read") for blob in layout.blobs if blob.number in unread for point in blob.vouches]
+        looked = self._look_at_patches(frame, [point for point, _ in patches], [t for row in rows for t, _, _ in row])
+        rows += [[hit] for hit in looked]
+        found += [tile for tile, _, _ in looked]
+        doubts += [f"the tile at ({tile.x:.0f}, {tile.y:.0f}) cannot be read" for tile in unreadable
+                   if not _answered((tile.x, tile.y), found)]
+        doubts += [f"a tile-sized patch of face colour at ({x:.0f}, {y:.0f}) is no tile {how}"
+                   for (x, y), how in patches if not _answered((x, y), found)]
+        observations = [TileObservation(code, confidence, outline(tile), number)
+                        for number, row in enumerate(rows) for tile, code, confidence in row]
         # A hand over the table may hide whole tiles; the pipeline waits for it to go. Tiles read
         # as tiles are no hand (faces in warm light are skin-coloured; a light hand may pass as face),
         # nor is glare on a wooden table (skin-coloured, but soft-edged and showing the grain).
@@ -322,6 +429,42 @@ def runs_off_frame(frame: np.ndarray, corners: np.ndarray, face_share: float = 0
     if not len(outer) or not len(face):
         return bool(len(outer))
     return bool(np.percentile(outer, 75) >= face_share * np.median(face))
+
+
+def _within(corners, width: int, height: int) -> bool:
+    """Whether a quadrilateral lies wholly inside a ``width`` x ``height`` frame.
+
+    >>> _within(((0, 0), (10, 0), (10, 10), (0, 10)), 100, 100), _within(((-1, 0), (10, 0), (10, 10), (0, 10)), 100, 100)
+    (True, False)
+    """
+    return all(0 <= x <= width and 0 <= y <= height for x, y in corners)
+
+
+def _as_light(grey: np.ndarray, place: Placed, tile: Placed, share: float = 0.75) -> bool:
+    """Whether the middle of ``place`` is about as light (``share`` of it, 75th percentiles) as
+    the middle of ``tile``, a tile's face, in a grey frame: where it is darker, the table
+    shows there, no face.
+
+    >>> grey = np.full((100, 200), 60, np.uint8); grey[30:70, 50:80] = 220
+    >>> tile = Placed(65, 50, 0.0, 30, 40)
+    >>> _as_light(grey, Placed(95, 50, 0.0, 30, 40), tile), _as_light(grey, tile, tile)
+    (False, True)
+    """
+    def light(p: Placed) -> float:
+        half = max(1, int(min(p.width, p.height) / 4))
+        x, y = int(round(p.x)), int(round(p.y))
+        window = grey[max(0, y - half):y + half + 1, max(0, x - half):x + half + 1]
+        return float(np.sort(window, axis=None)[3 * window.size // 4]) if window.size else 0.0
+    return light(place) >= share * light(tile)
+
+
+def _answered(point: Point, found: list[Placed]) -> bool:
+    """Whether a doubt at ``point`` is answered by a tile found there (within half its width).
+
+    >>> _answered((10.0, 10.0), [Placed(18.0, 10.0, 0.0, 30.0, 40.0)]), _answered((10.0, 10.0), [])
+    (True, False)
+    """
+    return any(math.hypot(point[0] - t.x, point[1] - t.y) < 0.5 * t.width for t in found)
 
 
 def _renumber(observations: list[TileObservation]) -> tuple[TileObservation, ...]:
