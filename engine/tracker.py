@@ -235,7 +235,12 @@ class _Override:
     y: float
     card: str
     doubtful_only: bool
-    """The question was about a low-confidence reading: a confident one there is another card."""
+    """The question was about a low-confidence reading: a confident one there is another card, once
+    the table has moved (the next card can land at the same place)."""
+    still_period: int = 0
+    """The still period the players answered in (:attr:`GinTracker._still_period`): until the table
+    moves, every reading of the card asked about at that place is the card they named, however sure
+    (the reader can misread one card surely in some frames and weakly in others)."""
 
 
 @dataclass
@@ -298,6 +303,9 @@ class GinTracker:
         self.layouts: dict[int, _Layout] = {}
         self._window: list[tuple[int, list[Sighting]]] = []
         self._settled_still = False
+        self._still_period = 0
+        """Counts the times the table moved: an answer given in this still period holds for every
+        reading of the card asked about at its place until the table moves."""
         self._overrides: list[_Override] = []
         self._pending: dict[int, tuple[str, str, float, float, bool]] = {}
         self._finish = False
@@ -316,6 +324,7 @@ class GinTracker:
         if not still:
             events = self._moved(frame_id)
             self._window.clear()
+            self._still_period += 1
             self._settled_still = False
             return events
         self._window.append((frame_id, list(sightings)))
@@ -372,12 +381,14 @@ class GinTracker:
         if answer == UNREAD:
             raise TrackerError(f"event #{seq} asks which card lies there: {UNREAD} is no answer")
         zone, read, x, y, doubtful = self._pending.pop(seq)
-        self._overrides.append(_Override(zone, read, x, y, answer, doubtful))
+        self._overrides.append(_Override(zone, read, x, y, answer, doubtful, self._still_period))
         if seq in self._gaps and answer not in (BACK, NOTHING):
             self._named.append((zone, answer, x, y))
         named = parse_card(answer) if answer not in (BACK, NOTHING) else None
         if isinstance(named, Card) and answer != read and read.rstrip(_TWICE) != answer:  # a joker has no rank
             self.named += (named.rank,)
+        if named is not None and read.rstrip(_TWICE) not in (answer, UNREAD, BACK):
+            self.misread += ((read.rstrip(_TWICE), answer),)
         return self._reevaluate()
 
     def press_knock(self, player: str, frame_id: int) -> list[Event]:
@@ -414,8 +425,9 @@ class GinTracker:
         (a card read weakly as one card, then as another, or seen unread, is still the card named)."""
         for o in self._overrides:
             doubtful = sighting.confidence < self.options.min_confidence
+            looked = o.still_period == self._still_period  # the table has not moved since the players answered
             if (o.zone == sighting.zone and (o.read == sighting.code or (o.doubtful_only and doubtful))
-                    and not (o.doubtful_only and not doubtful)
+                    and not (o.doubtful_only and not doubtful and not looked)
                     and math.dist((o.x, o.y), (sighting.x, sighting.y)) <= self.options.confirm_radius_cm):
                 if o.card == NOTHING:
                     self._silenced.add(o)
@@ -527,6 +539,9 @@ class GinTracker:
     def _evaluate(self, frame_id: int) -> list[Event]:
         reading = self._settled()
         if reading is None:
+            # Unsettled again (an answer split what had settled): read more frames, and if the table moves
+            # first, :meth:`_moved` sees a pile that never settled rather than a card silently let go.
+            self._settled_still = False
             return []
         self._settled_still = True
         # An answer holds for the card it was about, while it lies there; not for the next card there.
@@ -597,7 +612,10 @@ class GinTracker:
                 if card.code == BACK and self.zones.named(zone).kind == "stock":
                     continue  # the stock is face down: how surely its back is seen settles nothing
                 card = replace(card, code=self._copy_of(card.code))
-                doubtful = card.confidence < self.options.min_confidence
+                misread = self._misread_as(zone, card)
+                if misread:
+                    card = replace(card, candidates=tuple(dict.fromkeys(misread + card.candidates)))
+                doubtful = card.confidence < self.options.min_confidence or bool(misread)
                 seen = copies.get(card.code, [])
                 twice = len(seen) > self.decks
                 if not doubtful and not twice:
@@ -607,10 +625,25 @@ class GinTracker:
                     continue  # a doubtful reading of the card is asked about first: its answer may settle it
                 if twice and self._confirmed(zone, card) and others:
                     continue  # ask about the other readings first: their answers may settle it
-                why = (f"{card.code} is read in {' and '.join(z for z, _ in seen)}: {self._copies}"
-                       if twice else f"{card.code} read with confidence {card.confidence:.2f}")
+                why = (f"{card.code} is read in {' and '.join(z for z, _ in seen)}: {self._copies}" if twice
+                       else f"{card.code} read with confidence {card.confidence:.2f}" if not misread
+                       else f"{card.code} read, and the players named a card read so before as {' or '.join(misread)}")
                 events += self._ask(zone, card, frame_id, why, conflict=twice)
         return events
+
+    def _misread_as(self, zone: str, card: _Card) -> tuple[str, ...]:
+        """The cards the players named, earlier in the hand (or session), for a card read as this one
+        (the reader misreads some card of this deck as it, however sure it is); empty when no such
+        answer was given, the players named the card at this place as read, or it is committed there
+        already (the pile's top, a card of a layout)."""
+        named = tuple(dict.fromkeys(answer for read, answer in self.misread if read == card.code))
+        known = (self.pile[-1:] == [card.code] if zone == self.discard_zone
+                 else any(card.code in done.cards for seat, done in self.layouts.items() if self.seat_zones[seat] == zone))
+        if not named or known or any(o.zone == zone and o.card == card.code
+                            and math.dist((o.x, o.y), (card.x, card.y)) <= self.options.confirm_radius_cm
+                            for o in self._overrides):
+            return ()
+        return named
 
     @property
     def hard_ranks(self) -> list[int]:
@@ -787,6 +820,10 @@ class GinTracker:
     next card it cannot read is likely another of them (a deck whose queens the recognizer does not
     know), so they are offered (:attr:`hard_ranks`). :class:`rummyref.pipeline.HandSession` keeps
     them over the hands of a session."""
+    misread: tuple[tuple[str, str], ...] = ()
+    """(read, named) for each answer that named a card read as another card: this deck's card is misread
+    as that one, however sure the reader is, so a later reading of it is asked about (:meth:`_misread_as`).
+    Kept over a session's hands like :attr:`named`."""
 
     def _next_seat(self, seat: int) -> int:
         return 1 - seat

@@ -1,0 +1,64 @@
+"""The tracker when the reader misreads a card surely: the players' answers must hold, and a reading
+they corrected once is not trusted again (rendered seed 124 lost its turn order so)."""
+
+from engine.tracker import GinTracker, Sighting, TrackerOptions
+from engine.zones import default_zones
+
+ZONES = default_zones("gin", 2)
+DISCARD = ZONES.named("discard").centre
+
+
+def tracker(window: int = 2, quorum: int = 2) -> GinTracker:
+    return GinTracker(("Anna", "Ben"), dealer="Anna", zones=ZONES, options=TrackerOptions(window=window, quorum=quorum))
+
+
+def frames(t: GinTracker, first: int, readings: list[list[Sighting]]) -> list:
+    """One still frame per reading; the table moved just before the first."""
+    events = t.update(first - 1, [], still=False)
+    for k, seen in enumerate(readings):
+        events += t.update(first + k, seen, still=True)
+    return events
+
+
+def on_pile(code: str, confidence: float, *candidates: str) -> list[Sighting]:
+    return [Sighting(code, confidence, *DISCARD, "discard", candidates)]
+
+
+def described(events: list) -> list[str]:
+    return [e.describe() for e in events if e.kind != "stock_draw"]
+
+
+def test_an_answer_holds_for_the_sure_readings_of_the_card_asked_about_until_the_table_moves():
+    """KC read surely as KS in half the window and unread in the other half settles as a doubtful KS;
+    the players say KC. The sure KS readings of that still window are the same card: the discard is
+    committed, not left wavering until the table moves (which lost it unseen)."""
+    t = tracker(window=6, quorum=4)
+    [question] = frames(t, 1, [on_pile("UNREAD", 0.0, "KS", "KC")] + [on_pile("KS", 0.95)] * 3 + [on_pile("UNREAD", 0.0, "KS", "KC")] * 2)
+    assert question.kind == "reading" and question.cards == ("KS",) and question.needs_confirmation
+    assert described(t.confirm(question.seq, "KC")) == ["#2 discard Ben KC (stock 31)"]
+    assert not t.needs_frames
+
+
+def test_a_reading_the_players_corrected_once_is_asked_about_when_it_shows_again_however_sure():
+    """The reader took KC for KS, the players said KC. When Anna takes Ben's discard back off the pile,
+    KC shows again, read surely as KS: that is not a new discard of Ben's but a question, offering KC
+    too; the answer makes it the pickup it was."""
+    t = tracker()
+    [question] = frames(t, 1, [on_pile("KS", 0.6)] * 2)
+    assert described(t.confirm(question.seq, "KC")) == ["#2 discard Ben KC (stock 31)"]
+    assert described(frames(t, 10, [on_pile("9H", 0.97)] * 2)) == ["#4 discard Anna 9H (stock 30)"]
+    [again] = frames(t, 20, [on_pile("KS", 0.96)] * 2)
+    assert again.kind == "reading" and again.needs_confirmation and again.candidates == ("KS", "KC")
+    assert "named a card read so before as KC" in again.detail
+    assert described(t.confirm(again.seq, "KC")) == ["#6 pickup Ben 9H (stock 30)"]
+
+
+def test_a_reading_corrected_once_and_confirmed_at_its_place_is_not_asked_again():
+    t = tracker()
+    [question] = frames(t, 1, [on_pile("KS", 0.6)] * 2)
+    t.confirm(question.seq, "KC")
+    # after the table moved the answer covers a sure KS no more: Anna's KS on top is asked about, not made KC
+    [again] = frames(t, 10, [on_pile("KS", 0.97)] * 2)
+    assert again.candidates == ("KS", "KC")
+    assert described(t.confirm(again.seq, "KS")) == ["#5 discard Anna KS (stock 30)"]
+    assert frames(t, 20, [on_pile("KS", 0.97)] * 2) == []  # the table moved, nothing new: no question, no event
