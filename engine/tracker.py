@@ -612,7 +612,7 @@ class GinTracker:
                 if card.code == BACK and self.zones.named(zone).kind == "stock":
                     continue  # the stock is face down: how surely its back is seen settles nothing
                 card = replace(card, code=self._copy_of(card.code))
-                misread = self._misread_as(zone, card)
+                misread = self._misread_as(zone, card, cards)
                 if misread:
                     card = replace(card, candidates=tuple(dict.fromkeys(misread + card.candidates)))
                 doubtful = card.confidence < self.options.min_confidence or bool(misread)
@@ -627,18 +627,23 @@ class GinTracker:
                     continue  # ask about the other readings first: their answers may settle it
                 why = (f"{card.code} is read in {' and '.join(z for z, _ in seen)}: {self._copies}" if twice
                        else f"{card.code} read with confidence {card.confidence:.2f}" if not misread
-                       else f"{card.code} read, and the players named a card read so before as {' or '.join(misread)}")
+                       else f"{card.code} read where {' or '.join(misread)} may lie (it lay there, or a card read so was it before)")
                 events += self._ask(zone, card, frame_id, why, conflict=twice)
         return events
 
-    def _misread_as(self, zone: str, card: _Card) -> tuple[str, ...]:
-        """The cards the players named, earlier in the hand (or session), for a card read as this one
-        (the reader misreads some card of this deck as it, however sure it is); empty when no such
-        answer was given, the players named the card at this place as read, or it is committed there
-        already (the pile's top, a card of a layout)."""
-        named = tuple(dict.fromkeys(answer for read, answer in self.misread if read == card.code))
-        known = (self.pile[-1:] == [card.code] if zone == self.discard_zone
-                 else any(card.code in done.cards for seat, done in self.layouts.items() if self.seat_zones[seat] == zone))
+    def _misread_as(self, zone: str, card: _Card, cards: dict[str, _Card]) -> tuple[str, ...]:
+        """What a card read surely may really be, though: a card of a committed layout that lay at its very
+        place and is read no more (``cards`` are the zone's readings; a layoff lies beside a meld's card,
+        not on its index), and the cards the players named, earlier in the hand (or session), for a card
+        read as this one (the reader misreads some card of this deck as it, however sure it is). Empty when
+        there is none, the players named the card at this place as read, or it is committed there already
+        (the pile's top, a card of a layout)."""
+        laid = [(code, place) for seat, done in self.layouts.items() if self.seat_zones[seat] == zone
+                for code, place in done.cards.items()]
+        replaced = tuple(code for code, place in laid if code not in cards
+                         and math.dist(place, (card.x, card.y)) <= self.options.confirm_radius_cm)
+        named = tuple(dict.fromkeys(replaced + tuple(answer for read, answer in self.misread if read == card.code)))
+        known = self.pile[-1:] == [card.code] if zone == self.discard_zone else any(code == card.code for code, _ in laid)
         if not named or known or any(o.zone == zone and o.card == card.code
                             and math.dist((o.x, o.y), (card.x, card.y)) <= self.options.confirm_radius_cm
                             for o in self._overrides):

@@ -49,7 +49,7 @@ def test_a_reading_the_players_corrected_once_is_asked_about_when_it_shows_again
     assert described(frames(t, 10, [on_pile("9H", 0.97)] * 2)) == ["#4 discard Anna 9H (stock 30)"]
     [again] = frames(t, 20, [on_pile("KS", 0.96)] * 2)
     assert again.kind == "reading" and again.needs_confirmation and again.candidates == ("KS", "KC")
-    assert "named a card read so before as KC" in again.detail
+    assert "where KC may lie" in again.detail
     assert described(t.confirm(again.seq, "KC")) == ["#6 pickup Ben 9H (stock 30)"]
 
 
@@ -62,3 +62,19 @@ def test_a_reading_corrected_once_and_confirmed_at_its_place_is_not_asked_again(
     assert again.candidates == ("KS", "KC")
     assert described(t.confirm(again.seq, "KS")) == ["#5 discard Anna KS (stock 30)"]
     assert frames(t, 20, [on_pile("KS", 0.97)] * 2) == []  # the table moved, nothing new: no question, no event
+
+
+def test_a_card_read_surely_on_the_place_of_a_laid_card_read_no_more_is_asked_about_not_laid_off():
+    """Rendered seed 132: the knocker's KC, committed in her layout, read surely as KS at the very same
+    place while the opponent lays off. That is no layoff of KS onto her run but a question offering KC."""
+    from tests.test_tracker import Table, knock_and_lay_out
+
+    t = Table()
+    knock_and_lay_out(t, [("5H", "6H", "7H"), ("QS", "QD", "QC"), ("9C", "10C", "JC")], ["AS"])
+    [question] = [e for e in t.lay(1, [("2S", "3S", "4S")], ["9D", "8S", "KH", "KD", "4C", "5D", "6C"],
+                                   overrides={"QC": ("QH", 0.93, ())}) if e.needs_confirmation]  # QC read as QH now
+    assert question.kind == "reading" and question.cards == ("QH",) and question.candidates == ("QH", "QC")
+    assert "where QC may lie" in question.detail
+    events = t.tracker.confirm(question.seq, "QC")
+    assert [e.kind for e in events] == ["layout", "hand_end"] and not any(e.kind == "layoff" for e in t.tracker.events)
+    assert events[-1].result is not None and not events[-1].needs_confirmation
