@@ -410,6 +410,11 @@ class GinTracker:
     def _reevaluate(self, frame_id: int | None = None) -> list[Event]:
         if len(self._window) < self.options.window or self.phase == "over":
             return []
+        if self._settled() is None:
+            # An answer split what had settled: read more frames, and if the table moves first,
+            # :meth:`_moved` sees a pile that never settled rather than a card silently let go.
+            self._settled_still = False
+            return []
         return self._evaluate(frame_id if frame_id is not None else self._window[-1][0])
 
     def _seat(self, player: str) -> int:
@@ -539,9 +544,6 @@ class GinTracker:
     def _evaluate(self, frame_id: int) -> list[Event]:
         reading = self._settled()
         if reading is None:
-            # Unsettled again (an answer split what had settled): read more frames, and if the table moves
-            # first, :meth:`_moved` sees a pile that never settled rather than a card silently let go.
-            self._settled_still = False
             return []
         self._settled_still = True
         # An answer holds for the card it was about, while it lies there; not for the next card there.
@@ -634,19 +636,22 @@ class GinTracker:
     def _misread_as(self, zone: str, card: _Card, cards: dict[str, _Card]) -> tuple[str, ...]:
         """What a card read surely may really be, though: a card of a committed layout that lay at its very
         place and is read no more (``cards`` are the zone's readings; a layoff lies beside a meld's card,
-        not on its index), and the cards the players named, earlier in the hand (or session), for a card
-        read as this one (the reader misreads some card of this deck as it, however sure it is). Empty when
-        there is none, the players named the card at this place as read, or it is committed there already
-        (the pile's top, a card of a layout)."""
+        not on its index), and on the discard pile the cards the players named, earlier in the hand (or
+        session), for a card read as this one (the reader misreads some card of this deck as it, however
+        sure it is). Empty when there is none, the players named the card at this place as read, or it is
+        committed there already (the pile's top, a card of a layout)."""
         laid = [(code, place) for seat, done in self.layouts.items() if self.seat_zones[seat] == zone
                 for code, place in done.cards.items()]
         replaced = tuple(code for code, place in laid if code not in cards
                          and math.dist(place, (card.x, card.y)) <= self.options.confirm_radius_cm)
-        named = tuple(dict.fromkeys(replaced + tuple(answer for read, answer in self.misread if read == card.code)))
+        # On the pile a misread decides whose turn it is (a pickup or a discard): there a card read as one
+        # the players corrected before is asked about (in a layout the rules check what is laid).
+        before = tuple(answer for read, answer in self.misread if read == card.code) if zone == self.discard_zone else ()
+        named = tuple(dict.fromkeys(replaced + before))
         known = self.pile[-1:] == [card.code] if zone == self.discard_zone else any(code == card.code for code, _ in laid)
         if not named or known or any(o.zone == zone and o.card == card.code
-                            and math.dist((o.x, o.y), (card.x, card.y)) <= self.options.confirm_radius_cm
-                            for o in self._overrides):
+                                     and math.dist((o.x, o.y), (card.x, card.y)) <= self.options.confirm_radius_cm
+                                     for o in self._overrides):
             return ()
         return named
 

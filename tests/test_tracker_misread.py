@@ -78,3 +78,19 @@ def test_a_card_read_surely_on_the_place_of_a_laid_card_read_no_more_is_asked_ab
     events = t.tracker.confirm(question.seq, "QC")
     assert [e.kind for e in events] == ["layout", "hand_end"] and not any(e.kind == "layoff" for e in t.tracker.events)
     assert events[-1].result is not None and not events[-1].needs_confirmation
+
+
+def test_an_answer_that_unsettles_the_window_reads_on_and_a_move_then_ends_the_hand_as_a_question():
+    """The players' answer covers the readings at the place asked about; one reading of the card lay
+    1.6 cm off, so the window no longer settles. The tracker asks for more frames (it had settled, so the
+    camera side had stopped reading) and, if the table moves first, ends the hand as a question rather
+    than let the discard go unseen."""
+    t = tracker(window=6, quorum=4)
+    x, y = DISCARD
+    weak = [Sighting("KS", 0.5, x, y, "discard")]
+    off = [Sighting("KS", 0.5, x + 1.6, y, "discard")]
+    [question] = frames(t, 1, [weak] * 3 + [off] + [[]] * 2)
+    assert not t.needs_frames
+    assert t.confirm(question.seq, "KC") == [] and t.needs_frames
+    [end] = t.update(20, [], still=False)
+    assert end.kind == "hand_end" and end.needs_confirmation and end.result is None and "KC" in end.candidates
