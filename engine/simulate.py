@@ -105,6 +105,8 @@ class SimFrame:
         >>> ask = lambda x: Event(1, "reading", 1, cards=("UNREAD",), needs_confirmation=True, zone="discard", position=(x, 30.0))
         >>> frame.answer(ask(42.0)), frame.answer(ask(50.0))
         ('7H', 'NONE')
+        >>> SimFrame(1, (), True, frame.table + (Placed("7D", 40.0, 30.0, "discard"),)).answer(ask(40.0))  # laid on top
+        '7D'
         """
         if question.position is None:
             return None
@@ -113,7 +115,8 @@ class SimFrame:
         under = [p for p in here if abs(p.x - x) <= CARD_WIDTH_CM / 2 + ON_CARD_CM and abs(p.y - y) <= CARD_HEIGHT_CM / 2 + ON_CARD_CM]
         if not under:
             return NOTHING
-        nearest = min(under, key=lambda p: (p.x - x) ** 2 + (p.y - y) ** 2)
+        # Of two cards at one place the one laid last lies on top: that is the card the players see.
+        nearest = min(reversed(under), key=lambda p: (p.x - x) ** 2 + (p.y - y) ** 2)
         read = question.cards[0] if question.cards else None
         if (nearest.x - x) ** 2 + (nearest.y - y) ** 2 > ANSWER_SURE_CM ** 2 and "twice" not in question.detail \
                 and any(p.code == read for p in here):

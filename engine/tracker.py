@@ -235,7 +235,12 @@ class _Override:
     y: float
     card: str
     doubtful_only: bool
-    """The question was about a low-confidence reading: a confident one there is another card."""
+    """The question was about a low-confidence reading: a confident one there is another card, once
+    the table has moved (the next card can land at the same place)."""
+    still_period: int = 0
+    """The still period the players answered in (:attr:`GinTracker._still_period`): until the table
+    moves, every reading of the card asked about at that place is the card they named, however sure
+    (the reader can misread one card surely in some frames and weakly in others)."""
 
 
 @dataclass
@@ -298,6 +303,9 @@ class GinTracker:
         self.layouts: dict[int, _Layout] = {}
         self._window: list[tuple[int, list[Sighting]]] = []
         self._settled_still = False
+        self._still_period = 0
+        """Counts the times the table moved: an answer given in this still period holds for every
+        reading of the card asked about at its place until the table moves."""
         self._overrides: list[_Override] = []
         self._pending: dict[int, tuple[str, str, float, float, bool]] = {}
         self._finish = False
@@ -316,6 +324,7 @@ class GinTracker:
         if not still:
             events = self._moved(frame_id)
             self._window.clear()
+            self._still_period += 1
             self._settled_still = False
             return events
         self._window.append((frame_id, list(sightings)))
@@ -372,12 +381,14 @@ class GinTracker:
         if answer == UNREAD:
             raise TrackerError(f"event #{seq} asks which card lies there: {UNREAD} is no answer")
         zone, read, x, y, doubtful = self._pending.pop(seq)
-        self._overrides.append(_Override(zone, read, x, y, answer, doubtful))
+        self._overrides.append(_Override(zone, read, x, y, answer, doubtful, self._still_period))
         if seq in self._gaps and answer not in (BACK, NOTHING):
             self._named.append((zone, answer, x, y))
         named = parse_card(answer) if answer not in (BACK, NOTHING) else None
         if isinstance(named, Card) and answer != read and read.rstrip(_TWICE) != answer:  # a joker has no rank
             self.named += (named.rank,)
+        if named is not None and read.rstrip(_TWICE) not in (answer, UNREAD, BACK):
+            self.misread += ((read.rstrip(_TWICE), answer),)
         return self._reevaluate()
 
     def press_knock(self, player: str, frame_id: int) -> list[Event]:
@@ -399,6 +410,11 @@ class GinTracker:
     def _reevaluate(self, frame_id: int | None = None) -> list[Event]:
         if len(self._window) < self.options.window or self.phase == "over":
             return []
+        if self._settled() is None:
+            # An answer split what had settled: read more frames, and if the table moves first,
+            # :meth:`_moved` sees a pile that never settled rather than a card silently let go.
+            self._settled_still = False
+            return []
         return self._evaluate(frame_id if frame_id is not None else self._window[-1][0])
 
     def _seat(self, player: str) -> int:
@@ -414,8 +430,9 @@ class GinTracker:
         (a card read weakly as one card, then as another, or seen unread, is still the card named)."""
         for o in self._overrides:
             doubtful = sighting.confidence < self.options.min_confidence
+            looked = o.still_period == self._still_period  # the table has not moved since the players answered
             if (o.zone == sighting.zone and (o.read == sighting.code or (o.doubtful_only and doubtful))
-                    and not (o.doubtful_only and not doubtful)
+                    and not (o.doubtful_only and not doubtful and not looked)
                     and math.dist((o.x, o.y), (sighting.x, sighting.y)) <= self.options.confirm_radius_cm):
                 if o.card == NOTHING:
                     self._silenced.add(o)
@@ -597,7 +614,10 @@ class GinTracker:
                 if card.code == BACK and self.zones.named(zone).kind == "stock":
                     continue  # the stock is face down: how surely its back is seen settles nothing
                 card = replace(card, code=self._copy_of(card.code))
-                doubtful = card.confidence < self.options.min_confidence
+                misread = self._misread_as(zone, card, cards)
+                if misread:
+                    card = replace(card, candidates=tuple(dict.fromkeys(misread + card.candidates)))
+                doubtful = card.confidence < self.options.min_confidence or bool(misread)
                 seen = copies.get(card.code, [])
                 twice = len(seen) > self.decks
                 if not doubtful and not twice:
@@ -607,10 +627,33 @@ class GinTracker:
                     continue  # a doubtful reading of the card is asked about first: its answer may settle it
                 if twice and self._confirmed(zone, card) and others:
                     continue  # ask about the other readings first: their answers may settle it
-                why = (f"{card.code} is read in {' and '.join(z for z, _ in seen)}: {self._copies}"
-                       if twice else f"{card.code} read with confidence {card.confidence:.2f}")
+                why = (f"{card.code} is read in {' and '.join(z for z, _ in seen)}: {self._copies}" if twice
+                       else f"{card.code} read with confidence {card.confidence:.2f}" if not misread
+                       else f"{card.code} read where {' or '.join(misread)} may lie (it lay there, or a card read so was it before)")
                 events += self._ask(zone, card, frame_id, why, conflict=twice)
         return events
+
+    def _misread_as(self, zone: str, card: _Card, cards: dict[str, _Card]) -> tuple[str, ...]:
+        """What a card read surely may really be, though: a card of a committed layout that lay at its very
+        place and is read no more (``cards`` are the zone's readings; a layoff lies beside a meld's card,
+        not on its index), and on the discard pile the cards the players named, earlier in the hand (or
+        session), for a card read as this one (the reader misreads some card of this deck as it, however
+        sure it is). Empty when there is none, the players named the card at this place as read, or it is
+        committed there already (the pile's top, a card of a layout)."""
+        laid = [(code, place) for seat, done in self.layouts.items() if self.seat_zones[seat] == zone
+                for code, place in done.cards.items()]
+        replaced = tuple(code for code, place in laid if code not in cards
+                         and math.dist(place, (card.x, card.y)) <= self.options.confirm_radius_cm)
+        # On the pile a misread decides whose turn it is (a pickup or a discard): there a card read as one
+        # the players corrected before is asked about (in a layout the rules check what is laid).
+        before = tuple(answer for read, answer in self.misread if read == card.code) if zone == self.discard_zone else ()
+        named = tuple(dict.fromkeys(replaced + before))
+        known = self.pile[-1:] == [card.code] if zone == self.discard_zone else any(code == card.code for code, _ in laid)
+        if not named or known or any(o.zone == zone and o.card == card.code
+                                     and math.dist((o.x, o.y), (card.x, card.y)) <= self.options.confirm_radius_cm
+                                     for o in self._overrides):
+            return ()
+        return named
 
     @property
     def hard_ranks(self) -> list[int]:
@@ -787,6 +830,10 @@ class GinTracker:
     next card it cannot read is likely another of them (a deck whose queens the recognizer does not
     know), so they are offered (:attr:`hard_ranks`). :class:`rummyref.pipeline.HandSession` keeps
     them over the hands of a session."""
+    misread: tuple[tuple[str, str], ...] = ()
+    """(read, named) for each answer that named a card read as another card: this deck's card is misread
+    as that one, however sure the reader is, so a later reading of it is asked about (:meth:`_misread_as`).
+    Kept over a session's hands like :attr:`named`."""
 
     def _next_seat(self, seat: int) -> int:
         return 1 - seat

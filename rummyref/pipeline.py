@@ -432,7 +432,7 @@ class HandSession:
         self.clearing = True
         tracker = GinTracker(self.players, self.match.next_dealer, self.rules, self.zones, self.options)
         if self.tracker is not None:  # what the players named for cards the camera cannot read holds for this deck
-            tracker.named = self.tracker.named
+            tracker.named, tracker.misread = self.tracker.named, self.tracker.misread
         return tracker
 
     def _cleared(self, sightings: Sequence[Sighting]) -> bool:

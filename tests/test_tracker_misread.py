@@ -1,0 +1,96 @@
+"""The tracker when the reader misreads a card surely: the players' answers must hold, and a reading
+they corrected once is not trusted again (rendered seed 124 lost its turn order so)."""
+
+from engine.tracker import GinTracker, Sighting, TrackerOptions
+from engine.zones import default_zones
+
+ZONES = default_zones("gin", 2)
+DISCARD = ZONES.named("discard").centre
+
+
+def tracker(window: int = 2, quorum: int = 2) -> GinTracker:
+    return GinTracker(("Anna", "Ben"), dealer="Anna", zones=ZONES, options=TrackerOptions(window=window, quorum=quorum))
+
+
+def frames(t: GinTracker, first: int, readings: list[list[Sighting]]) -> list:
+    """One still frame per reading; the table moved just before the first."""
+    events = t.update(first - 1, [], still=False)
+    for k, seen in enumerate(readings):
+        events += t.update(first + k, seen, still=True)
+    return events
+
+
+def on_pile(code: str, confidence: float, *candidates: str) -> list[Sighting]:
+    return [Sighting(code, confidence, *DISCARD, "discard", candidates)]
+
+
+def described(events: list) -> list[str]:
+    return [e.describe() for e in events if e.kind != "stock_draw"]
+
+
+def test_an_answer_holds_for_the_sure_readings_of_the_card_asked_about_until_the_table_moves():
+    """KC read surely as KS in half the window and unread in the other half settles as a doubtful KS;
+    the players say KC. The sure KS readings of that still window are the same card: the discard is
+    committed, not left wavering until the table moves (which lost it unseen)."""
+    t = tracker(window=6, quorum=4)
+    [question] = frames(t, 1, [on_pile("UNREAD", 0.0, "KS", "KC")] + [on_pile("KS", 0.95)] * 3 + [on_pile("UNREAD", 0.0, "KS", "KC")] * 2)
+    assert question.kind == "reading" and question.cards == ("KS",) and question.needs_confirmation
+    assert described(t.confirm(question.seq, "KC")) == ["#2 discard Ben KC (stock 31)"]
+    assert not t.needs_frames
+
+
+def test_a_reading_the_players_corrected_once_is_asked_about_when_it_shows_again_however_sure():
+    """The reader took KC for KS, the players said KC. When Anna takes Ben's discard back off the pile,
+    KC shows again, read surely as KS: that is not a new discard of Ben's but a question, offering KC
+    too; the answer makes it the pickup it was."""
+    t = tracker()
+    [question] = frames(t, 1, [on_pile("KS", 0.6)] * 2)
+    assert described(t.confirm(question.seq, "KC")) == ["#2 discard Ben KC (stock 31)"]
+    assert described(frames(t, 10, [on_pile("9H", 0.97)] * 2)) == ["#4 discard Anna 9H (stock 30)"]
+    [again] = frames(t, 20, [on_pile("KS", 0.96)] * 2)
+    assert again.kind == "reading" and again.needs_confirmation and again.candidates == ("KS", "KC")
+    assert "where KC may lie" in again.detail
+    assert described(t.confirm(again.seq, "KC")) == ["#6 pickup Ben 9H (stock 30)"]
+
+
+def test_a_reading_corrected_once_and_confirmed_at_its_place_is_not_asked_again():
+    t = tracker()
+    [question] = frames(t, 1, [on_pile("KS", 0.6)] * 2)
+    t.confirm(question.seq, "KC")
+    # after the table moved the answer covers a sure KS no more: Anna's KS on top is asked about, not made KC
+    [again] = frames(t, 10, [on_pile("KS", 0.97)] * 2)
+    assert again.candidates == ("KS", "KC")
+    assert described(t.confirm(again.seq, "KS")) == ["#5 discard Anna KS (stock 30)"]
+    assert frames(t, 20, [on_pile("KS", 0.97)] * 2) == []  # the table moved, nothing new: no question, no event
+
+
+def test_a_card_read_surely_on_the_place_of_a_laid_card_read_no_more_is_asked_about_not_laid_off():
+    """Rendered seed 132: the knocker's KC, committed in her layout, read surely as KS at the very same
+    place while the opponent lays off. That is no layoff of KS onto her run but a question offering KC."""
+    from tests.test_tracker import Table, knock_and_lay_out
+
+    t = Table()
+    knock_and_lay_out(t, [("5H", "6H", "7H"), ("QS", "QD", "QC"), ("9C", "10C", "JC")], ["AS"])
+    [question] = [e for e in t.lay(1, [("2S", "3S", "4S")], ["9D", "8S", "KH", "KD", "4C", "5D", "6C"],
+                                   overrides={"QC": ("QH", 0.93, ())}) if e.needs_confirmation]  # QC read as QH now
+    assert question.kind == "reading" and question.cards == ("QH",) and question.candidates == ("QH", "QC")
+    assert "where QC may lie" in question.detail
+    events = t.tracker.confirm(question.seq, "QC")
+    assert [e.kind for e in events] == ["layout", "hand_end"] and not any(e.kind == "layoff" for e in t.tracker.events)
+    assert events[-1].result is not None and not events[-1].needs_confirmation
+
+
+def test_an_answer_that_unsettles_the_window_reads_on_and_a_move_then_ends_the_hand_as_a_question():
+    """The players' answer covers the readings at the place asked about; one reading of the card lay
+    1.6 cm off, so the window no longer settles. The tracker asks for more frames (it had settled, so the
+    camera side had stopped reading) and, if the table moves first, ends the hand as a question rather
+    than let the discard go unseen."""
+    t = tracker(window=6, quorum=4)
+    x, y = DISCARD
+    weak = [Sighting("KS", 0.5, x, y, "discard")]
+    off = [Sighting("KS", 0.5, x + 1.6, y, "discard")]
+    [question] = frames(t, 1, [weak] * 3 + [off] + [[]] * 2)
+    assert not t.needs_frames
+    assert t.confirm(question.seq, "KC") == [] and t.needs_frames
+    [end] = t.update(20, [], still=False)
+    assert end.kind == "hand_end" and end.needs_confirmation and end.result is None and "KC" in end.candidates
