@@ -6,8 +6,14 @@ precision and recall of card identities (see :mod:`vision.train.synth_eval`),
 overall and for the training designs as a comparison.
 
     python benchmarks/eval_synth.py [--scenes 100] [--seed 5] [--designs heldout] [--design NAME] [--model-dir DIR]
+                                    [--clutter 0.45] [--back-decoys 0.2] [--no-confirm-backs]
 
 Readings below ``--min-confidence`` (default 0.5, as ``rummyref recognize``) are dropped.
+A last line per group counts face-down cards (``BACK``): scenes where one was
+expected and found, and scenes where one was reported but none lies there.
+``--clutter`` and ``--back-decoys`` set how much table clutter and how many
+card-back patterns on non-card things the scenes carry (the generator's
+defaults unless given).
 """
 
 from __future__ import annotations
@@ -31,23 +37,33 @@ def main() -> int:
                              "models being compared have all never seen")
     parser.add_argument("--model-dir", type=Path, help="models to score (default: the shipped ones)")
     parser.add_argument("--min-confidence", type=float, default=0.5)
+    parser.add_argument("--clutter", type=float, help="table clutter per scene (SceneParams.clutter)")
+    parser.add_argument("--back-decoys", type=float,
+                        help="chance of a card back's pattern on a non-card thing (SceneParams.back_decoys)")
+    parser.add_argument("--no-confirm-backs", action="store_true",
+                        help="report face-down cards wherever the detector finds one (RecognizerOptions.confirm_backs off)")
     args = parser.parse_args()
 
     from dataclasses import replace
 
+    from vision.labels import BACK_CODE
     from vision.recognizer import Recognizer, RecognizerOptions
     from vision.train.data import render_scenes
     from vision.train.synth_eval import evaluate
     from vision.synth.decks import HELDOUT_DESIGNS
 
     recognizer = Recognizer(args.model_dir, threads=args.threads,
-                            options=replace(RecognizerOptions(), min_confidence=args.min_confidence))
+                            options=replace(RecognizerOptions(), min_confidence=args.min_confidence,
+                                            confirm_backs=not args.no_confirm_backs))
+    scene_changes = {name: value for name, value in (("clutter", args.clutter), ("back_decoys", args.back_decoys))
+                     if value is not None}
     groups = {"heldout": "heldout", "train": "train"}
     chosen = ["heldout", "train"] if args.designs == "both" else [args.designs]
     if args.design:
         groups, chosen = {"chosen": tuple(args.design)}, ["chosen"]
     for group in chosen:
-        scenes = render_scenes(args.seed, args.scenes, groups[group], kinds=False, cards=(12, 32), overlap=0.9)
+        scenes = render_scenes(args.seed, args.scenes, groups[group], kinds=False, cards=(12, 32), overlap=0.9,
+                               **scene_changes)
         score, details = evaluate(recognizer, scenes)
         confusions: Counter = Counter()
         for predicted, truth in details:
@@ -61,6 +77,10 @@ def main() -> int:
               f"precision {score.precision:.4f} ({score.true_positives}/{score.predicted}), "
               f"recall {score.recall:.4f} ({score.true_positives}/{score.expected})")
         print("  most frequent errors:", ", ".join(f"{k} x{v}" for k, v in confusions.most_common(8)) or "none")
+        expected = [BACK_CODE in predicted for predicted, truth in details if BACK_CODE in truth.expected]
+        without = [BACK_CODE in predicted for predicted, truth in details if BACK_CODE not in truth.present]
+        print(f"  face-down cards: found in {sum(expected)} of {len(expected)} scenes that show one; "
+              f"reported in {sum(without)} of {len(without)} scenes without one")
     return 0
 
 

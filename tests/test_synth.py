@@ -15,7 +15,7 @@ from vision.synth.faces import CARD_CODES
 from vision.synth.scenes import INDEX_VISIBLE, SceneParams, _polygon_visibility, pick_designs, render_scene
 
 # Clean scenes: no camera effects, shadows, hands or clutter, so pixels can be compared with the card art.
-CLEAN = dict(effects=0.0, shadows=0.0, hands=0.0, clutter=0.0, jokers=0.0, face_down=0.0, piles=0.0)
+CLEAN = dict(effects=0.0, shadows=0.0, hands=0.0, clutter=0.0, back_decoys=0.0, jokers=0.0, face_down=0.0, piles=0.0)
 
 
 def art_patch(design: str, card: str, box_index: int, patch: int = 24) -> np.ndarray:

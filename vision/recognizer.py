@@ -25,6 +25,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.backs import confirm_backs
 from vision.decks import DeckProfile
 from vision.labels import BACK_CODE, CLASS_CODES, NONE_CLASS
 from vision.observation import CardObservation
@@ -90,6 +91,11 @@ class RecognizerOptions:
     the classifier's time again and removes readings that only one cut
     supports (on rendered validation scenes: precision 0.85 -> 0.89 at the
     same recall). ``()`` turns it off.
+
+    ``confirm_backs``: a face-down card is reported only where a card-sized
+    outline surrounds the detector's peak and no index reading lies in its
+    middle (:mod:`vision.backs`), not wherever something looks like a back's
+    pattern.
     """
 
     detect_long_side: int = 640
@@ -103,6 +109,7 @@ class RecognizerOptions:
     back_threshold: float = 0.4
     min_confidence: float = 0.3
     max_candidates: int = 300
+    confirm_backs: bool = True
 
 
 def _session(path: Path, threads: int):
@@ -324,10 +331,13 @@ class Recognizer:
         if not isinstance(frame, np.ndarray) or frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
             raise ValueError("recognize expects a BGR uint8 image of shape (H, W, 3)")
         index_candidates, back_candidates = self.detect(frame)
-        observations = merge_corners(self.read_indices(frame, index_candidates))
-        for back in back_candidates:
-            if back.heat < self.options.min_confidence:
-                continue      # a face-down card is a reading like any other: as sure as asked, or not reported
+        readings = self.read_indices(frame, index_candidates)
+        observations = merge_corners(readings)
+        # A face-down card is a reading like any other: as sure as asked, or not reported.
+        backs = [back for back in back_candidates if back.heat >= self.options.min_confidence]
+        if self.options.confirm_backs:
+            backs = confirm_backs(frame, backs, [(r.candidate.x, r.candidate.y) for r in readings])
+        for back in backs:
             observations.append(CardObservation(
                 BACK_CODE, back.heat, ((back.x, back.y),),
                 back_design=back_design_name(frame, (back.x, back.y), back.size)))

@@ -1,6 +1,7 @@
 """Things that lie on or over the cards: hands and fingers, and table clutter
-(coins, pens, cups, phones, printed paper with letters and digits that must
-not be read as cards).
+(coins, pens, cups, phones, printed paper with letters and digits, packaging,
+keypads, dice, small printed cards and patterned sheets that must not be read
+as cards or as face-down cards).
 
 Each drawer returns a layer ``(colour, alpha)`` over the whole image, float32,
 sized relative to ``card_px`` (the height of a card in the image).
@@ -66,12 +67,124 @@ def hand(rng: np.random.Generator, width: int, height: int, card_px: float,
     return colour, alpha
 
 
+def _box(mask: np.ndarray, centre: np.ndarray, size: tuple[int, int], angle: float) -> np.ndarray:
+    """Fill a turned rectangle into ``mask``; its corners (int32, 4x2)."""
+    box = cv2.boxPoints((tuple(float(v) for v in centre), size, angle)).astype(np.int32)
+    cv2.fillConvexPoly(mask, box, 1.0, cv2.LINE_AA)
+    return box
+
+
+def _print_text(sheet: np.ndarray, rng: np.random.Generator, centre: np.ndarray, size: tuple[int, int],
+                height: float, lines: int, alphabet: str, ink: tuple[float, ...]) -> None:
+    """Lines of random text about ``height`` px tall scattered over a box (putText draws on 8-bit only)."""
+    for _ in range(lines):
+        text = "".join(rng.choice(list(alphabet), int(rng.integers(1, 8))))
+        org = (int(centre[0] + rng.uniform(-0.5, 0.4) * size[0]), int(centre[1] + rng.uniform(-0.4, 0.5) * size[1]))
+        scale = height * rng.uniform(0.6, 1.4) / 22
+        cv2.putText(sheet, text, org, int(rng.integers(0, 8)), scale, ink, max(1, int(scale * 1.5)), cv2.LINE_AA)
+
+
+_LETTERS = "AKQJ0123456789abcdefghijklmnopqrstuvwxyz "
+_CAPITALS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789&%"
+
+
+def _packaging(rng: np.random.Generator, mask: np.ndarray, centre: np.ndarray, card_px: float) -> np.ndarray:
+    """A box, carton or magazine: colour bands, big bold capitals, logos and small print."""
+    height, width = mask.shape
+    size = (int(card_px * rng.uniform(0.6, 2.2)), int(card_px * rng.uniform(0.6, 2.2)))
+    angle = rng.uniform(0, 180)
+    _box(mask, centre, size, angle)
+    sheet = np.empty((height, width, 3), np.uint8)
+    sheet[:] = rng.uniform(0, 255, 3)
+    reach = max(size) // 2
+    for _ in range(int(rng.integers(1, 4))):  # colour bands and blocks
+        band = (int(size[0] * rng.uniform(0.2, 1.0)), int(size[1] * rng.uniform(0.1, 0.5)))
+        spot = centre + rng.uniform(-0.4, 0.4, 2) * reach
+        cv2.fillConvexPoly(sheet, cv2.boxPoints((tuple(float(v) for v in spot), band, angle)).astype(np.int32),
+                           tuple(float(v) for v in rng.uniform(0, 255, 3)), cv2.LINE_AA)
+    for _ in range(int(rng.integers(0, 3))):  # round logos
+        spot = tuple(int(v) for v in centre + rng.uniform(-0.4, 0.4, 2) * reach)
+        cv2.circle(sheet, spot, int(card_px * rng.uniform(0.05, 0.2)), tuple(float(v) for v in rng.uniform(0, 255, 3)),
+                   -1, cv2.LINE_AA)
+    ink = tuple(float(v) for v in rng.uniform(0, 255, 3))
+    _print_text(sheet, rng, centre, size, card_px * rng.uniform(0.1, 0.35), int(rng.integers(1, 4)), _CAPITALS, ink)
+    _print_text(sheet, rng, centre, size, card_px * rng.uniform(0.04, 0.1), int(rng.integers(2, 10)), _LETTERS, ink)
+    return sheet.astype(np.float32)
+
+
+def _keypad(rng: np.random.Generator, mask: np.ndarray, centre: np.ndarray, card_px: float) -> np.ndarray:
+    """A keyboard, calculator or remote: a grid of rounded keys with one letter or digit each."""
+    height, width = mask.shape
+    key = card_px * rng.uniform(0.1, 0.22)
+    rows, columns = int(rng.integers(2, 6)), int(rng.integers(3, 11))
+    angle = rng.uniform(0, 2 * np.pi)
+    across, down = np.float32([np.cos(angle), np.sin(angle)]), np.float32([-np.sin(angle), np.cos(angle)])
+    _box(mask, centre, (int(columns * key * 1.2 + key * 0.4), int(rows * key * 1.2 + key * 0.4)), np.degrees(angle))
+    sheet = np.empty((height, width, 3), np.uint8)
+    body = rng.uniform(10, 90) if rng.random() < 0.6 else rng.uniform(170, 240)
+    sheet[:] = body
+    cap = tuple(float(v) for v in np.full(3, body) + rng.uniform(-25, 25))
+    ink = (235.0,) * 3 if body < 128 else (25.0,) * 3
+    for r in range(rows):
+        for c in range(columns):
+            spot = centre + across * (c - (columns - 1) / 2) * key * 1.2 + down * (r - (rows - 1) / 2) * key * 1.2
+            cv2.fillConvexPoly(sheet, cv2.boxPoints((tuple(float(v) for v in spot), (key, key), np.degrees(angle))
+                                                    ).astype(np.int32), cap, cv2.LINE_AA)
+            glyph = str(rng.choice(list(_CAPITALS)))
+            scale = key * 0.6 / 22
+            (tw, th), _ = cv2.getTextSize(glyph, cv2.FONT_HERSHEY_SIMPLEX, scale, 1)
+            cv2.putText(sheet, glyph, (int(spot[0] - tw / 2), int(spot[1] + th / 2)), cv2.FONT_HERSHEY_SIMPLEX, scale,
+                        ink, max(1, int(scale * 1.5)), cv2.LINE_AA)
+    return sheet.astype(np.float32)
+
+
+def _die(rng: np.random.Generator, mask: np.ndarray, centre: np.ndarray, card_px: float) -> np.ndarray:
+    """A die seen from above: a rounded square with 1-6 pips."""
+    height, width = mask.shape
+    side = card_px * rng.uniform(0.12, 0.22)
+    angle = rng.uniform(0, 90)
+    _box(mask, centre, (int(side), int(side)), angle)
+    sheet = np.empty((height, width, 3), np.uint8)
+    sheet[:] = rng.uniform(200, 250, 3) if rng.random() < 0.6 else rng.uniform(20, 200, 3)
+    pip = (20.0, 20.0, 20.0) if sheet[0, 0].mean() > 128 else (240.0, 240.0, 240.0)
+    turn = np.float32([[np.cos(np.radians(angle)), -np.sin(np.radians(angle))],
+                       [np.sin(np.radians(angle)), np.cos(np.radians(angle))]])
+    spots = {1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)], 4: [(-1, -1), (1, 1), (-1, 1), (1, -1)],
+             5: [(-1, -1), (1, 1), (-1, 1), (1, -1), (0, 0)], 6: [(-1, -1), (1, 1), (-1, 1), (1, -1), (-1, 0), (1, 0)]}
+    for spot in spots[int(rng.integers(1, 7))]:
+        at = centre + turn @ (np.float32(spot) * side * 0.28)
+        cv2.circle(sheet, (int(at[0]), int(at[1])), max(1, int(side * 0.09)), pip, -1, cv2.LINE_AA)
+    return sheet.astype(np.float32)
+
+
+def _printed_card(rng: np.random.Generator, mask: np.ndarray, centre: np.ndarray, card_px: float) -> np.ndarray:
+    """A business card, ticket, receipt or score pad: a light rectangle of roughly
+    a card's size with corners and a border, but small print instead of indices."""
+    height, width = mask.shape
+    long = card_px * rng.uniform(0.6, 1.6)
+    size = (int(long * rng.uniform(0.35, 1.0)), int(long))
+    angle = rng.uniform(0, 180)
+    box = _box(mask, centre, size, angle)
+    sheet = np.empty((height, width, 3), np.uint8)
+    sheet[:] = rng.uniform(190, 255, 3)
+    ink = tuple(float(v) for v in rng.uniform(0, 140, 3))
+    if rng.random() < 0.5:
+        inner = cv2.boxPoints((tuple(float(v) for v in centre), (size[0] * 0.88, size[1] * 0.9), angle))
+        cv2.polylines(sheet, [inner.astype(np.int32)], True, ink, max(1, int(card_px / 90)), cv2.LINE_AA)
+    else:
+        cv2.polylines(sheet, [box], True, ink, max(1, int(card_px / 60)), cv2.LINE_AA)
+    _print_text(sheet, rng, centre, (int(size[0] * 0.7), int(size[1] * 0.7)), card_px * rng.uniform(0.04, 0.1),
+                int(rng.integers(2, 12)), _LETTERS, ink)
+    return sheet.astype(np.float32)
+
+
 def clutter(rng: np.random.Generator, width: int, height: int, card_px: float) -> Layer:
-    """One object on the table: a coin, pen, cup rim, phone or printed paper."""
+    """One object on the table: a coin, pen, cup rim, phone, printed paper,
+    packaging, a keypad, a die or a small printed card."""
     mask = np.zeros((height, width), np.float32)
     colour = np.empty((height, width, 3), np.float32)
     centre = np.float32([rng.uniform(0, width), rng.uniform(0, height)])
-    kind = rng.integers(5)
+    kind = rng.integers(9)
     base = rng.uniform(20, 235, 3).astype(np.float32)
     colour[:] = base
     c = tuple(int(v) for v in centre)
@@ -88,21 +201,49 @@ def clutter(rng: np.random.Generator, width: int, height: int, card_px: float) -
         cv2.circle(mask, c, radius, 1.0, -1, cv2.LINE_AA)
         cv2.circle(colour, c, int(radius * 0.85), tuple(float(v) * 0.5 for v in base), -1)
     elif kind == 3:  # phone
-        size = (int(card_px * 0.45), int(card_px * 0.9))
-        box = cv2.boxPoints((c, size, rng.uniform(0, 180))).astype(np.int32)
-        cv2.fillConvexPoly(mask, box, 1.0, cv2.LINE_AA)
+        _box(mask, centre, (int(card_px * 0.45), int(card_px * 0.9)), rng.uniform(0, 180))
         colour[:] = rng.uniform(10, 50)
-    else:  # paper or a book cover with letters and digits on it
+    elif kind == 4:  # paper or a book cover with letters and digits on it
         size = (int(card_px * rng.uniform(1, 2.5)), int(card_px * rng.uniform(1, 2.5)))
-        box = cv2.boxPoints((c, size, rng.uniform(0, 180))).astype(np.int32)
-        cv2.fillConvexPoly(mask, box, 1.0, cv2.LINE_AA)
-        sheet = np.empty((height, width, 3), np.uint8)  # putText draws on 8-bit images only
+        _box(mask, centre, size, rng.uniform(0, 180))
+        sheet = np.empty((height, width, 3), np.uint8)
         sheet[:] = rng.uniform(180, 250, 3)
         ink = tuple(float(v) for v in rng.uniform(0, 120, 3))
-        for _ in range(int(rng.integers(3, 10))):
-            text = "".join(rng.choice(list("AKQJ0123456789abcdefghijklmnopqrstuvwxyz "), int(rng.integers(1, 8))))
-            org = (int(centre[0] + rng.uniform(-0.5, 0.5) * size[0]), int(centre[1] + rng.uniform(-0.5, 0.5) * size[1]))
-            cv2.putText(sheet, text, org, int(rng.integers(0, 8)), card_px / 120 * rng.uniform(0.5, 2), ink,
-                        max(1, int(card_px / 80)), cv2.LINE_AA)
+        _print_text(sheet, rng, centre, size, card_px * rng.uniform(0.03, 0.12), int(rng.integers(3, 10)), _LETTERS, ink)
         colour = sheet.astype(np.float32)
+    else:
+        colour = (_packaging, _keypad, _die, _printed_card)[kind - 5](rng, mask, centre, card_px)
+    return colour, cv2.GaussianBlur(mask, (0, 0), 0.7)
+
+
+def back_decoy(rng: np.random.Generator, width: int, height: int, card_px: float, back: np.ndarray) -> Layer:
+    """A card back's pattern on something that is not a card: a card box, gift
+    wrap, a place mat or a napkin printed with it, shaped and sized so that no
+    card outline shows (a disc, a sheet several cards big, a blob), so that a face-down card is learnt as a card-shaped area of back,
+    not as the back's texture. ``back`` is a BACK face (BGRA); its inner
+    pattern is tiled at about the card's scale.
+    """
+    bh, bw = back.shape[:2]
+    motif = back[int(bh * 0.2):int(bh * 0.8), int(bw * 0.2):int(bw * 0.8), :3]
+    tile_px = max(4, int(card_px * rng.uniform(0.4, 0.8)))
+    motif = cv2.resize(motif, (max(4, int(tile_px * motif.shape[1] / motif.shape[0])), tile_px),
+                       interpolation=cv2.INTER_AREA)
+    reps = (height // motif.shape[0] + 2, width // motif.shape[1] + 2, 1)
+    tiled = np.tile(motif, reps)
+    turn = cv2.getRotationMatrix2D((width / 2, height / 2), rng.uniform(0, 180), 1.0)
+    colour = cv2.warpAffine(tiled, turn, (width, height), borderMode=cv2.BORDER_REFLECT).astype(np.float32)
+    mask = np.zeros((height, width), np.float32)
+    centre = np.float32([rng.uniform(0, width), rng.uniform(0, height)])
+    shape = rng.integers(3)
+    if shape == 0:  # disc: a napkin, coaster or round place mat
+        cv2.circle(mask, tuple(int(v) for v in centre), int(card_px * rng.uniform(0.5, 1.3)), 1.0, -1, cv2.LINE_AA)
+    elif shape == 1:  # a sheet of wrap or a place mat, much bigger than a card
+        _box(mask, centre, (int(card_px * rng.uniform(2.0, 4.0)), int(card_px * rng.uniform(2.0, 4.0))),
+             rng.uniform(0, 180))
+    else:  # an irregular blob: crumpled paper or fabric
+        blob = smooth_noise(rng, width, height, card_px * 0.6)
+        radius = card_px * rng.uniform(0.8, 1.8)
+        ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
+        falloff = np.hypot(xs - centre[0], ys - centre[1]) / radius
+        mask[:] = (blob - falloff > 0).astype(np.float32)
     return colour, cv2.GaussianBlur(mask, (0, 0), 0.7)

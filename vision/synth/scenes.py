@@ -46,7 +46,8 @@ class SceneParams:
     (tight fans and piles). ``card_height`` is the card height in pixels at
     the centre of the photo; perspective makes nearer cards bigger.
     Probabilities: ``face_down``, ``jokers`` and ``curl`` (a slightly bowed
-    card) per card, ``hands``, ``clutter`` and ``shadows`` per scene;
+    card) per card, ``hands``, ``clutter``, ``back_decoys`` (a card back's
+    pattern on something that is not a card) and ``shadows`` per scene;
     ``effects`` scales every camera effect (0 = clean).
 
     >>> SceneParams.closeup().width, SceneParams.small_photo().cards
@@ -66,7 +67,8 @@ class SceneParams:
     piles: float = 0.5
     max_tilt_deg: float = 30.0
     hands: float = 0.35
-    clutter: float = 0.3
+    clutter: float = 0.45
+    back_decoys: float = 0.2
     shadows: float = 0.8
     curl: float = 0.25
     effects: float = 1.0
@@ -85,7 +87,7 @@ class SceneParams:
     def closeup(cls, **changes) -> "SceneParams":
         """A phone photo of one or two cards filling most of a 1600 px frame."""
         base = cls(width=1600, height=1200, cards=(1, 2), card_height=(600.0, 1050.0), overlap=0.3,
-                   piles=0.0, max_tilt_deg=40.0, hands=0.15, clutter=0.1, face_down=0.0)
+                   piles=0.0, max_tilt_deg=40.0, hands=0.15, clutter=0.1, face_down=0.0, back_decoys=0.0)
         return replace(base, **changes)
 
     @classmethod
@@ -522,6 +524,9 @@ def render_scene(rng: np.random.Generator, params: SceneParams | None = None, de
                      decks[0].card_size)
     for _ in range(int(rng.poisson(params.clutter * 2))):
         _composite(image, labels, occluders.clutter(rng, w, h, card_px), on_top=False)
+    if rng.random() < params.back_decoys:
+        back = decks[int(rng.integers(len(decks)))].faces[BACK_CODE].image
+        _composite(image, labels, occluders.back_decoy(rng, w, h, card_px, back), on_top=False)
     light = rng.uniform(0, 2 * math.pi)
     has_shadow = rng.random() < params.shadows
     matrices = []
