@@ -247,3 +247,103 @@ def back_decoy(rng: np.random.Generator, width: int, height: int, card_px: float
         falloff = np.hypot(xs - centre[0], ys - centre[1]) / radius
         mask[:] = (blob - falloff > 0).astype(np.float32)
     return colour, cv2.GaussianBlur(mask, (0, 0), 0.7)
+
+
+def _rug(rng: np.random.Generator, width: int, height: int, card_px: float) -> np.ndarray:
+    """An oriental rug or patterned carpet: a field of repeated lozenges, stars and
+    small hooks in a few strong colours, framed by striped borders."""
+    palette = [np.float32(c) for c in ([40, 40, 150], [90, 40, 30], [190, 215, 230], [40, 110, 170], [30, 30, 30],
+                                       [60, 120, 60], [150, 150, 160])]
+    order = rng.permutation(len(palette))
+    ground, ink, accent = (palette[i] * np.float32(rng.uniform(0.8, 1.1)) for i in order[:3])
+    ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
+    turn = rng.uniform(0, np.pi)
+    u, v = xs * np.cos(turn) + ys * np.sin(turn), -xs * np.sin(turn) + ys * np.cos(turn)
+    period = card_px * rng.uniform(0.25, 0.9)
+    du, dv = (u % period) / period - 0.5, (v % period) / period - 0.5
+    lozenge = (np.abs(du) + np.abs(dv) < rng.uniform(0.25, 0.45)).astype(np.float32)
+    star = ((np.abs(du) < 0.06) | (np.abs(dv) < 0.06) | (np.abs(np.abs(du) - np.abs(dv)) < 0.05)).astype(np.float32)
+    inner = (np.abs(du) + np.abs(dv) < rng.uniform(0.1, 0.2)).astype(np.float32)
+    colour = np.empty((height, width, 3), np.float32)
+    colour[:] = ground
+    colour = colour * (1 - lozenge[..., None]) + ink * lozenge[..., None]
+    colour = colour * (1 - (star * (1 - lozenge))[..., None]) + accent * (star * (1 - lozenge))[..., None]
+    colour = colour * (1 - inner[..., None]) + ground * inner[..., None]
+    stripe = ((v / (card_px * rng.uniform(0.05, 0.15))) % 2 < 1).astype(np.float32)
+    border = (np.abs(((v / (card_px * rng.uniform(2, 5))) % 1) - 0.5) < 0.08).astype(np.float32) * stripe
+    colour = colour * (1 - border[..., None]) + accent * border[..., None]
+    # Pile: fine fibre noise and soft blur; real rugs are never crisp.
+    colour = cv2.GaussianBlur(colour, (0, 0), max(0.6, card_px / 150))
+    return colour * (0.85 + 0.3 * smooth_noise(rng, width, height, max(2.0, card_px * 0.03)))[..., None]
+
+
+def _book_cover(rng: np.random.Generator, mask: np.ndarray, centre: np.ndarray, card_px: float,
+                pictures: list[np.ndarray]) -> np.ndarray:
+    """A book, magazine or board-game box: a coloured cover with a title in big
+    letters and digits, an author's name, and a picture on part of it."""
+    height, width = mask.shape
+    size = (int(card_px * rng.uniform(1.2, 2.6)), int(card_px * rng.uniform(1.6, 3.2)))
+    angle = rng.uniform(0, 180)
+    _box(mask, centre, size, angle)
+    sheet = np.empty((height, width, 3), np.uint8)
+    sheet[:] = rng.uniform(0, 255, 3) if rng.random() < 0.6 else rng.uniform(200, 250, 3)
+    if pictures and rng.random() < 0.7:
+        picture = pictures[int(rng.integers(len(pictures)))]
+        side = int(min(size) * rng.uniform(0.5, 0.9))
+        spot = centre + rng.uniform(-0.2, 0.2, 2) * min(size)
+        _paste(sheet, picture, spot, side, angle)
+    ink = tuple(float(v) for v in rng.uniform(0, 255, 3))
+    _print_text(sheet, rng, centre, size, card_px * rng.uniform(0.1, 0.3), int(rng.integers(1, 3)), _CAPITALS, ink)
+    _print_text(sheet, rng, centre, size, card_px * rng.uniform(0.05, 0.12), int(rng.integers(1, 4)), _LETTERS, ink)
+    return sheet.astype(np.float32)
+
+
+def _paste(sheet: np.ndarray, picture: np.ndarray, centre: np.ndarray, side: int, angle: float) -> np.ndarray:
+    """Paste ``picture`` (BGR) into ``sheet``, its long side ``side`` px, turned by ``angle`` degrees;
+    where it lies (float32 0..1)."""
+    h, w = picture.shape[:2]
+    scale = side / max(h, w)
+    turn = cv2.getRotationMatrix2D((w / 2, h / 2), angle, scale)
+    turn[:, 2] += centre - np.float32([w / 2, h / 2])
+    inside = cv2.warpAffine(np.ones((h, w), np.float32), turn, sheet.shape[1::-1])
+    placed = cv2.warpAffine(picture, turn, sheet.shape[1::-1], flags=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+    sheet[:] = (sheet * (1 - inside[..., None]) + placed * inside[..., None]).astype(np.uint8)
+    return inside
+
+
+def card_pictures(faces) -> list[np.ndarray]:
+    """Illustrations cut from card faces (court artwork, pips): the middle of each
+    face, away from its corner indices, as BGR images."""
+    pictures = []
+    for face in faces:
+        h, w = face.image.shape[:2]
+        middle = face.image[int(h * 0.22):int(h * 0.78), int(w * 0.2):int(w * 0.8)]
+        alpha = middle[..., 3:4].astype(np.float32) / 255.0
+        pictures.append((middle[..., :3] * alpha + 255 * (1 - alpha)).astype(np.uint8))
+    return pictures
+
+
+def printed_matter(rng: np.random.Generator, width: int, height: int, card_px: float,
+                   pictures: list[np.ndarray]) -> Layer:
+    """Printed things under the cards that are full of ink but hold no index: a
+    rug or patterned carpet over much of the table, a book cover or box with a
+    title and a picture, or a printed illustration (``pictures``: e.g. card
+    artwork, :func:`card_pictures`, shown several times a card's size)."""
+    mask = np.zeros((height, width), np.float32)
+    centre = np.float32([rng.uniform(0, width), rng.uniform(0, height)])
+    kind = int(rng.integers(3))
+    if kind == 0:
+        colour = _rug(rng, width, height, card_px)
+        _box(mask, centre, (int(card_px * rng.uniform(3, 8)), int(card_px * rng.uniform(3, 8))), rng.uniform(0, 180))
+    elif kind == 1:
+        colour = _book_cover(rng, mask, centre, card_px, pictures)
+    else:
+        colour = _rug(rng, width, height, card_px * 0.3)   # a patterned print where there is no picture
+        if pictures:
+            sheet = np.zeros((height, width, 3), np.uint8)
+            mask = _paste(sheet, pictures[int(rng.integers(len(pictures)))], centre,
+                          int(card_px * rng.uniform(1.2, 3.5)), rng.uniform(0, 360))
+            colour = sheet.astype(np.float32)
+        else:
+            _box(mask, centre, (int(card_px * 2), int(card_px * 2)), rng.uniform(0, 180))
+    return colour, cv2.GaussianBlur(mask, (0, 0), 0.7)

@@ -47,7 +47,9 @@ class SceneParams:
     the centre of the photo; perspective makes nearer cards bigger.
     Probabilities: ``face_down``, ``jokers`` and ``curl`` (a slightly bowed
     card) per card, ``hands``, ``clutter``, ``back_decoys`` (a card back's
-    pattern on something that is not a card) and ``shadows`` per scene;
+    pattern on something that is not a card), ``printed_matter`` (a rug, a book
+    cover or a printed illustration under the cards; 0 by default, which
+    leaves the stream of scenes as it was) and ``shadows`` per scene;
     ``effects`` scales every camera effect (0 = clean).
 
     >>> SceneParams.closeup().width, SceneParams.small_photo().cards
@@ -69,6 +71,7 @@ class SceneParams:
     hands: float = 0.35
     clutter: float = 0.45
     back_decoys: float = 0.2
+    printed_matter: float = 0.0
     shadows: float = 0.8
     curl: float = 0.25
     effects: float = 1.0
@@ -527,6 +530,12 @@ def render_scene(rng: np.random.Generator, params: SceneParams | None = None, de
     if rng.random() < params.back_decoys:
         back = decks[int(rng.integers(len(decks)))].faces[BACK_CODE].image
         _composite(image, labels, occluders.back_decoy(rng, w, h, card_px, back), on_top=False)
+    # Drawn only when asked: scenes of the default parameters stay as they were.
+    if params.printed_matter and rng.random() < params.printed_matter:
+        courts = [face for deck in decks for code, face in deck.faces.items() if code[:-1] in ("J", "Q", "K")]
+        pictures = occluders.card_pictures([courts[int(i)] for i in rng.integers(len(courts), size=4)] if courts else [])
+        for _ in range(1 + int(rng.poisson(params.printed_matter))):
+            _composite(image, labels, occluders.printed_matter(rng, w, h, card_px, pictures), on_top=False)
     light = rng.uniform(0, 2 * math.pi)
     has_shadow = rng.random() < params.shadows
     matrices = []

@@ -37,6 +37,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--init", type=Path, metavar="DIR",
                         help="fine-tune the models in DIR instead of training from scratch (lower learning rate, "
                              "batch-norm statistics frozen); a stage given 0 steps keeps DIR's model as it is")
+    parser.add_argument("--printed-matter", type=float, default=0.0, metavar="P",
+                        help="chance per training scene of a rug, book cover or printed illustration under the "
+                             "cards (SceneParams.printed_matter; default 0, as the shipped models were trained)")
+    parser.add_argument("--hard-negatives", type=int, default=0, metavar="N",
+                        help="per scene, up to N 'not an index' patches where the --init detector finds an index "
+                             "candidate but none lies (default 0)")
     args = parser.parse_args(argv)
     if args.detector_steps < 0 or args.classifier_steps < 0 or args.scenes < 1:
         parser.error("--scenes must be at least 1, the step counts at least 0")
@@ -44,6 +50,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         parser.error(f"--overlap needs LOW <= HIGH within 0..1, got {args.overlap[0]} {args.overlap[1]}")
     if 0 in (args.detector_steps, args.classifier_steps) and args.init is None:
         parser.error("0 steps keep the model of --init DIR; give --init")
+    if args.hard_negatives and args.init is None:
+        parser.error("--hard-negatives needs a detector to find them: give --init DIR")
+    if not 0.0 <= args.printed_matter <= 1.0 or args.hard_negatives < 0:
+        parser.error("--printed-matter must lie within 0..1, --hard-negatives be at least 0")
     return args
 
 
@@ -58,8 +68,10 @@ def main(argv: list[str] | None = None) -> int:
     import numpy as np
     import torch
 
+    from vision.labels import NONE_CLASS
     from vision.recognizer import CLASSIFIER_FILE, DETECTOR_FILE, Recognizer
-    from vision.train.data import classifier_samples, render_scenes, scale_for_detector, scene_faces, scene_labels
+    from vision.train.data import (classifier_samples, detector_negatives, render_scenes, scale_for_detector,
+                                   scene_faces, scene_labels)
     from vision.train.fit import export_classifier, export_detector, timed_progress, train_classifier, train_detector
     from vision.train.synth_eval import evaluate
     from vision.synth.decks import HELDOUT_DESIGNS, TRAIN_DESIGNS, load_deck
@@ -74,13 +86,20 @@ def main(argv: list[str] | None = None) -> int:
         progress(f"deck {number}/{len(TRAIN_DESIGNS) + len(HELDOUT_DESIGNS)} ready: {design}")
     rng = np.random.default_rng(args.seed)
     detector_scenes, patch_chunks, class_chunks = [], [], []
+    # The scene changes are passed only when asked, so that the default stream of scenes stays as it was.
+    changes = {"printed_matter": args.printed_matter} if args.printed_matter else {}
+    miner = Recognizer(args.init, threads=args.threads) if args.hard_negatives else None
     for number, scene in enumerate(render_scenes(args.seed, args.scenes, TRAIN_DESIGNS,
-                                                              table_overlap=args.overlap), 1):
+                                                              table_overlap=args.overlap, **changes), 1):
         indices, backs = scene_labels(scene)
         detector_scenes.append(scale_for_detector(scene.image, indices, backs, rng))
         patches, classes = classifier_samples(scene.image, indices, rng, faces=scene_faces(scene))
         patch_chunks.append(patches)
         class_chunks.append(classes)
+        if miner is not None:
+            hard = detector_negatives(scene.image, indices, miner.detect(scene.image)[0], args.hard_negatives, rng)
+            patch_chunks.append(hard)
+            class_chunks.append(np.full(len(hard), NONE_CLASS, np.int64))
         if number % 100 == 0 or number == args.scenes:
             progress(f"rendered {number}/{args.scenes} training scenes")
     patches, classes = np.concatenate(patch_chunks), np.concatenate(class_chunks)
@@ -105,7 +124,8 @@ def main(argv: list[str] | None = None) -> int:
     figures: dict = {"seed": args.seed, "training_scenes": args.scenes, "patches": int(len(patches)),
                      "detector_steps": args.detector_steps, "classifier_steps": args.classifier_steps,
                      "fine_tuned_from": str(args.init) if args.init else None,
-                     "table_overlap": args.overlap,
+                     "table_overlap": args.overlap, "printed_matter": args.printed_matter,
+                     "hard_negatives": args.hard_negatives,
                      "train_designs": list(TRAIN_DESIGNS), "heldout_designs": list(HELDOUT_DESIGNS)}
     for group, designs, seed in (("train_designs", TRAIN_DESIGNS, args.seed + 1000),
                                  ("heldout_designs", HELDOUT_DESIGNS, args.seed + 2000)):

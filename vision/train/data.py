@@ -326,3 +326,28 @@ def classifier_samples(image: np.ndarray, indices: list[IndexLabel], rng: np.ran
     if not patches:
         return np.zeros((0, PATCH_SIZE, PATCH_SIZE, 3), np.uint8), np.zeros(0, np.int64)
     return np.stack(patches), np.asarray(classes, np.int64)
+
+
+HARD_NEGATIVE_REACH = 1.0
+"""A detector peak at least this many index heights from every index of a scene is surely no index."""
+
+
+def detector_negatives(image: np.ndarray, indices: list[IndexLabel], candidates, limit: int,
+                       rng: np.random.Generator) -> np.ndarray:
+    """"Not an index" patches where a detector finds an index candidate (objects with ``x``, ``y``,
+    ``angle``, ``size``) but the scene has none: the rugs, book covers, artwork and print it
+    mistakes for indices, cut as the recognizer would cut them. At most ``limit``, drawn at random.
+
+    >>> rng = np.random.default_rng(0)
+    >>> image = np.zeros((100, 100, 3), np.uint8)
+    >>> index = IndexLabel("AS", 20.0, 20.0, 0.0, 10.0, 1.0)
+    >>> far, near = IndexLabel("", 70.0, 70.0, 0.0, 10.0, 1.0), IndexLabel("", 25.0, 20.0, 0.0, 10.0, 1.0)
+    >>> detector_negatives(image, [index], [far, near], 5, rng).shape
+    (1, 40, 40, 3)
+    """
+    clear = [c for c in candidates
+             if all(math.hypot(c.x - i.x, c.y - i.y) >= HARD_NEGATIVE_REACH * max(i.size, c.size) for i in indices)]
+    chosen = [clear[k] for k in rng.permutation(len(clear))[:limit]]
+    if not chosen:
+        return np.zeros((0, PATCH_SIZE, PATCH_SIZE, 3), np.uint8)
+    return np.stack([index_patch(image, (c.x, c.y), c.angle, c.size) for c in chosen])
