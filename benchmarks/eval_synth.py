@@ -5,15 +5,21 @@ blur, JPEG) with the deck designs the models never saw in training and prints
 precision and recall of card identities (see :mod:`vision.train.synth_eval`),
 overall and for the training designs as a comparison.
 
-    python benchmarks/eval_synth.py [--scenes 100] [--seed 5] [--designs heldout] [--design NAME] [--model-dir DIR]
-                                    [--clutter 0.45] [--back-decoys 0.2] [--no-confirm-backs]
+    python benchmarks/eval_synth.py [--scenes 100] [--seed 5] [--designs heldout] [--design NAME] [--model-dir DIR ...]
+                                    [--clutter 0.45] [--back-decoys 0.2] [--printed-matter 0] [--no-confirm-backs]
 
 Readings below ``--min-confidence`` (default 0.5, as ``rummyref recognize``) are dropped.
 A last line per group counts face-down cards (``BACK``): scenes where one was
 expected and found, and scenes where one was reported but none lies there.
 ``--clutter`` and ``--back-decoys`` set how much table clutter and how many
 card-back patterns on non-card things the scenes carry (the generator's
-defaults unless given).
+defaults unless given); ``--printed-matter`` puts rugs, book covers and printed
+illustrations under the cards in that share of scenes. "Stray readings" are
+card readings farther than 1.5 index heights from every index of the scene
+(table, print, artwork read as a card; :func:`vision.train.synth_eval.stray_readings`).
+
+``--model-dir`` may be given several times (``shipped`` names the shipped
+models): each is scored on the same rendered scenes, in one process.
 """
 
 from __future__ import annotations
@@ -35,11 +41,14 @@ def main() -> int:
     parser.add_argument("--design", action="append", metavar="NAME",
                         help="score only this design (repeatable), e.g. kde/jolly-royal: a design the "
                              "models being compared have all never seen")
-    parser.add_argument("--model-dir", type=Path, help="models to score (default: the shipped ones)")
+    parser.add_argument("--model-dir", action="append", metavar="DIR",
+                        help="models to score, repeatable ('shipped' = the shipped ones, the default)")
     parser.add_argument("--min-confidence", type=float, default=0.5)
     parser.add_argument("--clutter", type=float, help="table clutter per scene (SceneParams.clutter)")
     parser.add_argument("--back-decoys", type=float,
                         help="chance of a card back's pattern on a non-card thing (SceneParams.back_decoys)")
+    parser.add_argument("--printed-matter", type=float,
+                        help="chance of rugs, book covers and illustrations under the cards (SceneParams.printed_matter)")
     parser.add_argument("--no-confirm-backs", action="store_true",
                         help="report face-down cards wherever the detector finds one (RecognizerOptions.confirm_backs off)")
     args = parser.parse_args()
@@ -52,35 +61,38 @@ def main() -> int:
     from vision.train.synth_eval import evaluate
     from vision.synth.decks import HELDOUT_DESIGNS
 
-    recognizer = Recognizer(args.model_dir, threads=args.threads,
-                            options=replace(RecognizerOptions(), min_confidence=args.min_confidence,
-                                            confirm_backs=not args.no_confirm_backs))
-    scene_changes = {name: value for name, value in (("clutter", args.clutter), ("back_decoys", args.back_decoys))
-                     if value is not None}
+    options = replace(RecognizerOptions(), min_confidence=args.min_confidence, confirm_backs=not args.no_confirm_backs)
+    recognizers = {name: Recognizer(None if name == "shipped" else Path(name), threads=args.threads, options=options)
+                   for name in args.model_dir or ["shipped"]}
+    scene_changes = {name: value for name, value in (("clutter", args.clutter), ("back_decoys", args.back_decoys),
+                                                     ("printed_matter", args.printed_matter)) if value is not None}
     groups = {"heldout": "heldout", "train": "train"}
     chosen = ["heldout", "train"] if args.designs == "both" else [args.designs]
     if args.design:
         groups, chosen = {"chosen": tuple(args.design)}, ["chosen"]
     for group in chosen:
-        scenes = render_scenes(args.seed, args.scenes, groups[group], kinds=False, cards=(12, 32), overlap=0.9,
-                               **scene_changes)
-        score, details = evaluate(recognizer, scenes)
-        confusions: Counter = Counter()
-        for predicted, truth in details:
-            for code in set(predicted) - truth.present:
-                confusions[f"read {code}"] += 1
-            for code in truth.expected - set(predicted):
-                confusions[f"missed {code}"] += 1
+        scenes = list(render_scenes(args.seed, args.scenes, groups[group], kinds=False, cards=(12, 32), overlap=0.9,
+                                    **scene_changes))
         names = {"heldout": ", ".join(HELDOUT_DESIGNS), "train": "training designs + procedural decks"}.get(
             group, ", ".join(args.design or ()))
-        print(f"{group} designs ({names}): {args.scenes} scenes, overlap 0.9, 12-32 cards, "
-              f"precision {score.precision:.4f} ({score.true_positives}/{score.predicted}), "
-              f"recall {score.recall:.4f} ({score.true_positives}/{score.expected})")
-        print("  most frequent errors:", ", ".join(f"{k} x{v}" for k, v in confusions.most_common(8)) or "none")
-        expected = [BACK_CODE in predicted for predicted, truth in details if BACK_CODE in truth.expected]
-        without = [BACK_CODE in predicted for predicted, truth in details if BACK_CODE not in truth.present]
-        print(f"  face-down cards: found in {sum(expected)} of {len(expected)} scenes that show one; "
-              f"reported in {sum(without)} of {len(without)} scenes without one")
+        print(f"{group} designs ({names}): {args.scenes} scenes, overlap 0.9, 12-32 cards")
+        for model, recognizer in recognizers.items():
+            strays: list[int] = []
+            score, details = evaluate(recognizer, scenes, strays)
+            confusions: Counter = Counter()
+            for predicted, truth in details:
+                for code in set(predicted) - truth.present:
+                    confusions[f"read {code}"] += 1
+                for code in truth.expected - set(predicted):
+                    confusions[f"missed {code}"] += 1
+            print(f"  models {model}: precision {score.precision:.4f} ({score.true_positives}/{score.predicted}), "
+                  f"recall {score.recall:.4f} ({score.true_positives}/{score.expected}); "
+                  f"stray readings {sum(strays)} in {sum(n > 0 for n in strays)} scenes")
+            print("    most frequent errors:", ", ".join(f"{k} x{v}" for k, v in confusions.most_common(8)) or "none")
+            expected = [BACK_CODE in predicted for predicted, truth in details if BACK_CODE in truth.expected]
+            without = [BACK_CODE in predicted for predicted, truth in details if BACK_CODE not in truth.present]
+            print(f"    face-down cards: found in {sum(expected)} of {len(expected)} scenes that show one; "
+                  f"reported in {sum(without)} of {len(without)} scenes without one", flush=True)
     return 0
 
 

@@ -9,6 +9,7 @@ identity per scene.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from vision.evaluation import ImageScore, total
@@ -51,12 +52,36 @@ def score_scene(predicted: list[str], truth: SceneTruth) -> ImageScore:
     return ImageScore(hits, len(got) - extra, len(truth.expected))
 
 
-def evaluate(recognizer, scenes) -> tuple[ImageScore, list[tuple[list[str], SceneTruth]]]:
-    """Run ``recognizer`` over ``scenes``; overall score and per-scene (predicted, truth)."""
+STRAY_REACH = 1.5
+"""An index reading farther than this many index heights from every index of the scene read no index at all."""
+
+
+def stray_readings(observations, indices, reach: float = STRAY_REACH) -> list:
+    """The face-up observations none of whose corners lies near an index of the scene (``indices``: objects
+    with ``x``, ``y``, ``size``): readings of table, print or artwork, not misreadings of an index.
+
+    >>> from vision.observation import CardObservation
+    >>> from vision.train.data import IndexLabel
+    >>> index = IndexLabel("AS", 100.0, 100.0, 0.0, 20.0, 1.0)
+    >>> seen = [CardObservation("AS", 0.9, ((102.0, 98.0),)), CardObservation("4C", 0.7, ((300.0, 40.0),))]
+    >>> [o.card for o in stray_readings(seen, [index])]
+    ['4C']
+    """
+    return [o for o in observations if o.card != BACK_CODE and
+            all(math.hypot(x - i.x, y - i.y) > reach * i.size for x, y in o.corners for i in indices)]
+
+
+def evaluate(recognizer, scenes, strays: list[int] | None = None
+             ) -> tuple[ImageScore, list[tuple[list[str], SceneTruth]]]:
+    """Run ``recognizer`` over ``scenes``; overall score and per-scene (predicted, truth).
+    ``strays``, if given, gets each scene's number of :func:`stray_readings` appended."""
     scores, details = [], []
     for scene in scenes:
-        predicted = [o.card for o in recognizer.recognize(scene.image)]
+        observations = recognizer.recognize(scene.image)
+        predicted = [o.card for o in observations]
         truth = scene_truth(scene)
         scores.append(score_scene(predicted, truth))
         details.append((predicted, truth))
+        if strays is not None:
+            strays.append(len(stray_readings(observations, scene_labels(scene)[0])))
     return total(scores), details
