@@ -311,15 +311,25 @@ def _paste(sheet: np.ndarray, picture: np.ndarray, centre: np.ndarray, side: int
     return inside
 
 
+PICTURE_AREA = (0.2, 0.22, 0.8, 0.78)
+"""The part of a card face :func:`card_pictures` cuts (x0, y0, x1, y1 as fractions of the face)."""
+
+
 def card_pictures(faces) -> list[np.ndarray]:
-    """Illustrations cut from card faces (court artwork, pips): the middle of each
-    face, away from its corner indices, as BGR images."""
+    """Illustrations cut from card faces (objects with BGRA ``image`` and ``indices`` boxes, as
+    :class:`vision.synth.faces.CardFace`): the middle of each face (:data:`PICTURE_AREA`), as BGR on
+    white, with any corner index that reaches into it (big poker indices do) painted out, so that
+    a picture never holds an index."""
+    x0, y0, x1, y1 = PICTURE_AREA
     pictures = []
     for face in faces:
         h, w = face.image.shape[:2]
-        middle = face.image[int(h * 0.22):int(h * 0.78), int(w * 0.2):int(w * 0.8)]
-        alpha = middle[..., 3:4].astype(np.float32) / 255.0
-        pictures.append((middle[..., :3] * alpha + 255 * (1 - alpha)).astype(np.uint8))
+        alpha = face.image[..., 3:4].astype(np.float32) / 255.0
+        whole = (face.image[..., :3] * alpha + 255 * (1 - alpha)).astype(np.uint8)
+        for index in face.indices:
+            bx0, by0, bx1, by1 = index.box
+            whole[by0:by1, bx0:bx1] = 255
+        pictures.append(whole[int(h * y0):int(h * y1), int(w * x0):int(w * x1)].copy())
     return pictures
 
 
