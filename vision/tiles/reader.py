@@ -131,6 +131,10 @@ class TileReaderOptions:
     read_again: float = 0.9
     """A candidate read less surely than this (either way up) and not surely "not a tile" is cut
     again :data:`JITTERS` ways and read from all its cuts together."""
+    bare: float = 0.8
+    """A patch of face colour no tile explains is bare table, no doubt, where every look at it
+    reads "not a tile" at least this surely and it is neither as light as the faces nor inked
+    like one (:func:`_plain`)."""
 
 
 class TileReader:
@@ -162,14 +166,18 @@ class TileReader:
         """Logits over all classes and embeddings of (N, H, W, 3) uint8 patches."""
         return run_classifier(self.classifier, patches, len(CLASS_CODES), self.profile)
 
+    def _place_probs(self, frame: np.ndarray, places: list[Placed]) -> np.ndarray:
+        """The set's class probabilities of each upright place (the last two: upside down, not a tile)."""
+        patches = np.stack([cut_patch(frame, (p.x, p.y), p.angle, p.height) for p in places])
+        logits, _ = self.classify(balance(patches))
+        return _softmax(logits[:, self._classes])
+
     def _read_places(self, frame: np.ndarray, places: list[Placed]) -> list[tuple[str, float] | None]:
         """The tile each upright place holds (code, confidence) where the classifier reads one
         at least :attr:`TileReaderOptions.sure_found` sure; None elsewhere."""
         if not places:
             return []
-        patches = np.stack([cut_patch(frame, (p.x, p.y), p.angle, p.height) for p in places])
-        logits, _ = self.classify(balance(patches))
-        probs = _softmax(logits[:, self._classes])
+        probs = self._place_probs(frame, places)
         upside = len(self._classes) - 2
         best = probs[:, :upside].argmax(axis=1)
         return [(CLASS_CODES[self._classes[b]], float(p[b])) if p[b] >= self.options.sure_found else None
@@ -252,12 +260,8 @@ class TileReader:
         more) either way up."""
         if not tiles or not points:
             return []
-        tile_height = float(np.median([t.height for t in tiles]))
         tile_width = float(np.median([t.width for t in tiles]))
-        places = []
-        for x, y in points:
-            near = min(tiles, key=lambda t: math.hypot(t.x - x, t.y - y))
-            places += [Placed(x, y, near.angle + quarter * math.pi / 2, tile_width, tile_height) for quarter in range(4)]
+        places = _looks(points, tiles)
         hits = self._read_places(frame, places)
         found = []
         for k in range(len(points)):
@@ -267,6 +271,21 @@ class TileReader:
                 if not any(math.hypot(place.x - t.x, place.y - t.y) < 0.5 * tile_width for t in tiles):
                     found.append((place, code, confidence))
         return found
+
+    def _bare_table(self, frame: np.ndarray, points: list[Point], tiles: list[Placed]) -> set[Point]:
+        """The ``points`` (patches of face colour no tile explains) that are surely bare table:
+        every look at them (as :meth:`_look_at_patches` looks) reads "not a tile" at least
+        :attr:`TileReaderOptions.bare` surely, and the patch is plain (:func:`_plain`). A face
+        washed out by glare also reads as no tile, but it is as light as the faces; a tile in a
+        shadow still shows its ink's contrast."""
+        if not tiles or not points:
+            return set()
+        none = self._place_probs(frame, _looks(points, tiles))[:, -1].reshape(-1, 4).min(axis=1)
+        grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        face = float(np.median([_percentiles(grey, t, (90,))[0] for t in tiles]))
+        width, height = float(np.median([t.width for t in tiles])), float(np.median([t.height for t in tiles]))
+        return {point for point, sure in zip(points, none) if sure >= self.options.bare
+                and _plain(grey, Placed(point[0], point[1], 0.0, width, height), face)}
 
     def read(self, frame: np.ndarray) -> TableReading:
         """All tiles in one BGR frame, grouped into rows."""
@@ -382,13 +401,16 @@ class TileReader:
             (point, "found") for point in layout.blank
             if any(math.hypot(point[0] - d.x, point[1] - d.y) < reach for d in dropped)] + [
             (point, "read") for blob in layout.blobs if blob.number in unread for point in blob.vouches]
-        looked = self._look_at_patches(frame, [point for point, _ in patches], [t for row in rows for t, _, _ in row])
+        read_tiles = [t for row in rows for t, _, _ in row]
+        looked = self._look_at_patches(frame, [point for point, _ in patches], read_tiles)
+        bare = self._bare_table(frame, [point for point, how in patches if how == "found" and not _answered(
+            point, [tile for tile, _, _ in looked])], read_tiles)
         rows += [[hit] for hit in looked]
         found += [tile for tile, _, _ in looked]
         doubts += [f"the tile at ({tile.x:.0f}, {tile.y:.0f}) cannot be read" for tile in unreadable
                    if not _answered((tile.x, tile.y), found)]
         doubts += [f"a tile-sized patch of face colour at ({x:.0f}, {y:.0f}) is no tile {how}"
-                   for (x, y), how in patches if not _answered((x, y), found)]
+                   for (x, y), how in patches if not _answered((x, y), found) and (x, y) not in bare]
         observations = [TileObservation(code, confidence, outline(tile), number)
                         for number, row in enumerate(rows) for tile, code, confidence in row]
         # A hand over the table may hide whole tiles; the pipeline waits for it to go. Tiles read
@@ -503,6 +525,52 @@ def _as_light(grey: np.ndarray, place: Placed, tile: Placed, share: float = 0.75
         window = grey[max(0, y - half):y + half + 1, max(0, x - half):x + half + 1]
         return float(np.sort(window, axis=None)[3 * window.size // 4]) if window.size else 0.0
     return light(place) >= share * light(tile)
+
+
+def _looks(points: list[Point], tiles: list[Placed]) -> list[Placed]:
+    """Four places at each point, as the frame's ``tiles`` lie: their median size, the turn of
+    the nearest one and a quarter, half and three quarters turn more.
+
+    >>> [round(p.angle, 2) for p in _looks([(0.0, 0.0)], [Placed(5.0, 0.0, 0.1, 30.0, 40.0)])]
+    [0.1, 1.67, 3.24, 4.81]
+    """
+    height = float(np.median([t.height for t in tiles]))
+    width = float(np.median([t.width for t in tiles]))
+    places = []
+    for x, y in points:
+        near = min(tiles, key=lambda t: math.hypot(t.x - x, t.y - y))
+        places += [Placed(x, y, near.angle + quarter * math.pi / 2, width, height) for quarter in range(4)]
+    return places
+
+
+FACE_SHARE = 0.9
+INK_CONTRAST = 0.5
+
+
+def _percentiles(grey: np.ndarray, place: Placed, which: tuple[float, ...]) -> list[float]:
+    """Percentiles of a grey frame in the upright window of ``place``'s size (its middle: the
+    window is axis-aligned, as wide as the narrower side)."""
+    half = max(1, int(min(place.width, place.height) / 2))
+    x, y = int(round(place.x)), int(round(place.y))
+    window = grey[max(0, y - half):y + half + 1, max(0, x - half):x + half + 1]
+    return [float(v) for v in np.percentile(window, which)] if window.size else [0.0] * len(which)
+
+
+def _plain(grey: np.ndarray, place: Placed, face: float) -> bool:
+    """Whether a tile-sized ``place`` of a grey frame is plain table, no tile face: its light
+    (90th percentile) under :data:`FACE_SHARE` of the faces' (``face``; a face washed out by
+    glare is as light) and its contrast (95th less 5th percentile) under :data:`INK_CONTRAST`
+    of its light (a face in a shadow still shows its number).
+
+    >>> grey = np.full((100, 200), 120, np.uint8); grey[30:70, 50:80] = 130
+    >>> _plain(grey, Placed(65, 50, 0.0, 30, 40), 220.0)
+    True
+    >>> grey[40:60, 60:70] = 40                                                 # a number on it
+    >>> _plain(grey, Placed(65, 50, 0.0, 30, 40), 220.0), _plain(grey, Placed(150, 50, 0.0, 30, 40), 125.0)
+    (False, False)
+    """
+    light, low, high = _percentiles(grey, place, (90, 5, 95))
+    return light < FACE_SHARE * face and high - low < INK_CONTRAST * light
 
 
 def _answered(point: Point, found: list[Placed]) -> bool:
