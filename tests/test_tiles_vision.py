@@ -401,3 +401,16 @@ def test_a_patch_of_plain_table_is_no_doubt_but_a_missed_tile_and_a_washed_out_f
     bare = read._bare_table(image, [missed.center, *table], others)
     assert missed.center not in bare and glare not in bare
     assert len(bare) >= 0.8 * len(table)
+
+
+def test_lone_blobs_of_no_tiles_shape_that_are_plain_table_raise_no_width_doubt(reader, monkeypatch):
+    """Lone face-coloured blobs wider than the set's tiles that read surely as no tile either
+    way up are patches of the table where they are plain (no face as light as the tiles' near
+    them, no ink): here four such blobs, doubted while every such blob was."""
+    scene = render_tile_scene(np.random.default_rng(33), TileSceneParams(palette="rummikub", **TURN_TABLE))
+    read = reader.with_palette(PALETTES["rummikub"])
+    reading = read.read(scene.image)
+    assert reading.complete
+    assert sorted(reading.groups) == sorted([scene.tiles[t].code for t in row] for row in scene.rows)
+    monkeypatch.setattr(reader_module._Surroundings, "plain", lambda self, place: False)
+    assert sum("1 tile(s) of unusual width" in doubt for doubt in read.read(scene.image).doubts) == 4

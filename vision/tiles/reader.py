@@ -34,7 +34,7 @@ from vision.motion import RESTING_HAND_SHARE, hand_share
 from vision.recognizer import DEFAULT_MODEL_DIR, _session, _softmax, run_classifier
 from vision.tiles.grouping import Placed, components, gaps, outline, reading_order
 from vision.tiles.labels import CLASS_CODES, NONE_CLASS, UPSIDE_CLASS, palette_classes
-from vision.tiles.outlines import Blob, find_layout, row_pitch
+from vision.tiles.outlines import Blob, TileCandidate, find_layout, row_pitch
 from vision.tiles.patches import PATCH_HEIGHT, PATCH_WIDTH, balance, cut_patch
 
 CLASSIFIER_FILE = "tiles-classifier.onnx"
@@ -134,7 +134,7 @@ class TileReaderOptions:
     bare: float = 0.8
     """A patch of face colour no tile explains is bare table, no doubt, where every look at it
     reads "not a tile" at least this surely and it is neither as light as the faces nor inked
-    like one (:func:`_plain`)."""
+    like one (:meth:`_Surroundings.plain`)."""
 
 
 class TileReader:
@@ -275,17 +275,16 @@ class TileReader:
     def _bare_table(self, frame: np.ndarray, points: list[Point], tiles: list[Placed]) -> set[Point]:
         """The ``points`` (patches of face colour no tile explains) that are surely bare table:
         every look at them (as :meth:`_look_at_patches` looks) reads "not a tile" at least
-        :attr:`TileReaderOptions.bare` surely, and the patch is plain (:func:`_plain`). A face
+        :attr:`TileReaderOptions.bare` surely, and the patch is plain (:meth:`_Surroundings.plain`). A face
         washed out by glare also reads as no tile, but it is as light as the faces; a tile in a
         shadow still shows its ink's contrast."""
         if not tiles or not points:
             return set()
         none = self._place_probs(frame, _looks(points, tiles))[:, -1].reshape(-1, 4).min(axis=1)
-        grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-        face = float(np.median([_percentiles(grey, t, (90,))[0] for t in tiles]))
+        around = _Surroundings.of(frame, tiles)
         width, height = float(np.median([t.width for t in tiles])), float(np.median([t.height for t in tiles]))
         return {point for point, sure in zip(points, none) if sure >= self.options.bare
-                and _plain(grey, Placed(point[0], point[1], 0.0, width, height), face)}
+                and around.plain(Placed(point[0], point[1], 0.0, width, height))}
 
     def read(self, frame: np.ndarray) -> TableReading:
         """All tiles in one BGR frame, grouped into rows."""
@@ -335,6 +334,7 @@ class TileReader:
         second_look = {blob.number for blob in layout.blobs if blob.second_look}
         pairs = all_probs.reshape(-1, 2, all_probs.shape[1])
         as_tile = (pairs[:, :, :upside].max(axis=2) > np.maximum(pairs[:, :, none], self.options.min_confidence)).any(axis=1)
+        lone_blanks: list[tuple[TileCandidate, str]] = []   # doubts that go where the blob is plain table
         for _, a, b in rows_kept:
             pitch = cut[a].width / cut[a].height
             # A row of tiles as wide as the frame's other rows', each read as a tile one way up, is
@@ -343,7 +343,11 @@ class TileReader:
                      and bool(as_tile[a:b].all()))
             if abs(pitch / layout.aspect - 1) > self.options.pitch_tolerance and not usual and not (
                     cut[a].row in blank and cut[a].row in second_look):     # a wrong count, or part of a tile
-                doubts.append(f"the blob at ({cut[a].x:.0f}, {cut[a].y:.0f}) cut into {b - a} tile(s) of unusual width")
+                doubt = f"the blob at ({cut[a].x:.0f}, {cut[a].y:.0f}) cut into {b - a} tile(s) of unusual width"
+                if b - a == 1 and pairs[a, :, none].min() >= self.options.bare:
+                    lone_blanks.append((cut[a], doubt))
+                else:
+                    doubts.append(doubt)
         readable = np.clip(1.0 - probs[:, upside] - probs[:, none], 1e-6, 1.0)
         placed = [Placed(c.x, c.y, c.angle, c.width, c.height) for c in candidates]
         rows: list[list[tuple[Placed, str, float]]] = []
@@ -405,6 +409,13 @@ class TileReader:
         looked = self._look_at_patches(frame, [point for point, _ in patches], read_tiles)
         bare = self._bare_table(frame, [point for point, how in patches if how == "found" and not _answered(
             point, [tile for tile, _, _ in looked])], read_tiles)
+        # A lone blob of no tile's shape that reads surely as no tile either way up is a patch of
+        # the table where it is plain (:meth:`_Surroundings.plain`); a face washed out by glare is not.
+        if lone_blanks and read_tiles:
+            around = _Surroundings.of(frame, read_tiles)
+            doubts += [doubt for c, doubt in lone_blanks if not around.plain(Placed(c.x, c.y, c.angle, c.width, c.height))]
+        else:
+            doubts += [doubt for _, doubt in lone_blanks]
         rows += [[hit] for hit in looked]
         found += [tile for tile, _, _ in looked]
         doubts += [f"the tile at ({tile.x:.0f}, {tile.y:.0f}) cannot be read" for tile in unreadable
@@ -545,32 +556,63 @@ def _looks(points: list[Point], tiles: list[Placed]) -> list[Placed]:
 
 FACE_SHARE = 0.9
 INK_CONTRAST = 0.5
+NEAR_PLAIN = 1.5
 
 
-def _percentiles(grey: np.ndarray, place: Placed, which: tuple[float, ...]) -> list[float]:
-    """Percentiles of a grey frame in the upright window of ``place``'s size (its middle: the
-    window is axis-aligned, as wide as the narrower side)."""
-    half = max(1, int(min(place.width, place.height) / 2))
+@dataclass(frozen=True)
+class _Surroundings:
+    """A grey frame, where its tiles were read (``known``, grown a little) and the light of
+    their faces (``face``: the median of their middles' 90th percentiles)."""
+
+    grey: np.ndarray
+    known: np.ndarray
+    face: float
+
+    @classmethod
+    def of(cls, frame: np.ndarray, tiles: list[Placed]) -> "_Surroundings":
+        grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        known = np.zeros(grey.shape, np.uint8)
+        grown = [Placed(t.x, t.y, t.angle, 1.2 * t.width, 1.2 * t.height) for t in tiles]
+        cv2.fillPoly(known, [np.round(np.array(outline(t))).astype(np.int32) for t in grown], 1)
+        return cls(grey, known > 0, float(np.median([_middle(grey, t, (90,))[0] for t in tiles])))
+
+    def plain(self, place: Placed) -> bool:
+        """Whether a tile-sized ``place`` is plain table: nothing within :data:`NEAR_PLAIN` of
+        its heights around it but the tiles read is nearly as light as the faces (at least
+        :data:`FACE_SHARE` of them, 99th percentile: a face washed out by glare, or a tile the
+        finder missed beside the patch, is), and its middle shows no ink on a face (its 95th
+        less 5th percentile under :data:`INK_CONTRAST` of its 90th: a face in a shadow still
+        shows its number).
+
+        >>> grey = np.full((100, 200), 120, np.uint8); grey[30:70, 50:80] = 130
+        >>> table = _Surroundings(grey, np.zeros(grey.shape, bool), 220.0)
+        >>> table.plain(Placed(65, 50, 0.0, 30, 40))
+        True
+        >>> grey[40:60, 60:70] = 40; table.plain(Placed(65, 50, 0.0, 30, 40))     # a number on it
+        False
+        >>> grey[40:60, 60:70] = 130; grey[40:80, 130:160] = 215; table.plain(Placed(95, 50, 0.0, 30, 40))  # a face beside it
+        False
+        >>> known = np.zeros(grey.shape, bool); known[35:85, 125:165] = True       # ... read as a tile
+        >>> _Surroundings(grey, known, 220.0).plain(Placed(95, 50, 0.0, 30, 40))
+        True
+        """
+        reach = int(NEAR_PLAIN * place.height)
+        x, y = int(round(place.x)), int(round(place.y))
+        box = (slice(max(0, y - reach), y + reach + 1), slice(max(0, x - reach), x + reach + 1))
+        near = self.grey[box][~self.known[box]]
+        if near.size and np.percentile(near, 99) >= FACE_SHARE * self.face:
+            return False
+        light, low, high = _middle(self.grey, place, (90, 5, 95))
+        return high - low < INK_CONTRAST * light
+
+
+def _middle(grey: np.ndarray, place: Placed, which: tuple[float, ...]) -> list[float]:
+    """Percentiles of a grey frame in the middle of ``place``: an upright square of two thirds
+    of its narrower side (where a tile's number is)."""
+    half = max(1, int(min(place.width, place.height) / 3))
     x, y = int(round(place.x)), int(round(place.y))
     window = grey[max(0, y - half):y + half + 1, max(0, x - half):x + half + 1]
     return [float(v) for v in np.percentile(window, which)] if window.size else [0.0] * len(which)
-
-
-def _plain(grey: np.ndarray, place: Placed, face: float) -> bool:
-    """Whether a tile-sized ``place`` of a grey frame is plain table, no tile face: its light
-    (90th percentile) under :data:`FACE_SHARE` of the faces' (``face``; a face washed out by
-    glare is as light) and its contrast (95th less 5th percentile) under :data:`INK_CONTRAST`
-    of its light (a face in a shadow still shows its number).
-
-    >>> grey = np.full((100, 200), 120, np.uint8); grey[30:70, 50:80] = 130
-    >>> _plain(grey, Placed(65, 50, 0.0, 30, 40), 220.0)
-    True
-    >>> grey[40:60, 60:70] = 40                                                 # a number on it
-    >>> _plain(grey, Placed(65, 50, 0.0, 30, 40), 220.0), _plain(grey, Placed(150, 50, 0.0, 30, 40), 125.0)
-    (False, False)
-    """
-    light, low, high = _percentiles(grey, place, (90, 5, 95))
-    return light < FACE_SHARE * face and high - low < INK_CONTRAST * light
 
 
 def _answered(point: Point, found: list[Placed]) -> bool:
