@@ -5,7 +5,8 @@
    the count open (two likeliest counts), the count whose tiles the classifier reads best wins.
 2. Every candidate is cut upright twice (both ways up), white-balanced on its face
    (:mod:`vision.tiles.patches`) and classified by ``tiles-classifier.onnx`` into ink colour x
-   number, joker, "upside down" or "not a tile"; only the set's own four colours count.
+   number, joker, "upside down" or "not a tile"; only the set's own four colours count. A
+   candidate read unsurely is cut a few more ways around its place and read from all its cuts.
 3. Touching tiles are grouped into rows (:mod:`vision.tiles.grouping`); a row decides which
    way is up for all its tiles together (players lay a row one way), by how readable its
    tiles are each way -- this settles 6/9 and 11/1-style turns that a lone tile's cues leave
