@@ -414,3 +414,16 @@ def test_lone_blobs_of_no_tiles_shape_that_are_plain_table_raise_no_width_doubt(
     assert sorted(reading.groups) == sorted([scene.tiles[t].code for t in row] for row in scene.rows)
     monkeypatch.setattr(reader_module._Surroundings, "plain", lambda self, place: False)
     assert sum("1 tile(s) of unusual width" in doubt for doubt in read.read(scene.image).doubts) == 4
+
+
+def test_a_row_that_is_a_combination_but_for_one_tiles_colour_is_asked_about(reader):
+    """A colour misread (K10 read as B10 at 0.81 on a fresh-seed turn) turns a run of the table
+    into no combination and the turn into a wrong verdict: such a row is a doubt, whether the
+    tile was misread or really lies there; a whole run and a group are not."""
+    scene = render_tile_scene(np.random.default_rng(0), TileSceneParams(palette="rummikub", **CLEAN, fonts="heldout",
+                                                                        scattered=(0, 0)),
+                              [["K6", "K7", "K8", "B9", "K10"], ["R3", "R4", "R5"], ["B9", "O9", "K9"]])
+    reading = reader.with_palette(PALETTES["rummikub"]).read(scene.image)
+    assert sorted(reading.groups) == [["B9", "O9", "K9"], ["K6", "K7", "K8", "B9", "K10"], ["R3", "R4", "R5"]]
+    odd = [doubt for doubt in reading.doubts if "but for one tile's colour" in doubt]
+    assert len(odd) == 1 and len(reading.doubts) == 1

@@ -423,6 +423,10 @@ class TileReader:
                    if not _answered((tile.x, tile.y), found)]
         doubts += [f"a tile-sized patch of face colour at ({x:.0f}, {y:.0f}) is no tile {how}"
                    for (x, y), how in patches if not _answered((x, y), found) and (x, y) not in bare]
+        # A colour misread (the classifier's surest mistakes) turns a run or group of the table into
+        # no combination: a row that is one but for a single tile's colour is asked about.
+        doubts += [f"the row at ({row[0][0].x:.0f}, {row[0][0].y:.0f}) is a combination but for one tile's colour"
+                   for row in rows if _odd_colour([code for _, code, _ in row])]
         observations = [TileObservation(code, confidence, outline(tile), number)
                         for number, row in enumerate(rows) for tile, code, confidence in row]
         # A hand over the table may hide whole tiles; the pipeline waits for it to go. Tiles read
@@ -614,6 +618,30 @@ def _middle(grey: np.ndarray, place: Placed, which: tuple[float, ...]) -> list[f
     x, y = int(round(place.x)), int(round(place.y))
     window = grey[max(0, y - half):y + half + 1, max(0, x - half):x + half + 1]
     return [float(v) for v in np.percentile(window, which)] if window.size else [0.0] * len(which)
+
+
+def _odd_colour(codes: list[str]) -> bool:
+    """Whether a row of tile codes (in reading order) is a combination but for one tile's
+    colour: a run (numbers one apart either way, jokers standing in) in one colour but a single
+    tile, or a group (one number) with a colour twice. A legal table has no such row; a colour
+    misread makes one.
+
+    >>> _odd_colour(["K8", "K9", "B10", "K11"]), _odd_colour(["B9", "O9", "B9"]), _odd_colour(["R5", "JK", "B7"])
+    (True, True, False)
+    >>> _odd_colour(["K8", "K9", "K10"]), _odd_colour(["B9", "O9", "K9"]), _odd_colour(["R3", "K8", "B11"])
+    (False, False, False)
+    """
+    if len(codes) < 3:
+        return False
+    placed = [(i, code[0], int(code[1:])) for i, code in enumerate(codes) if code != "JK"]
+    colours = [colour for _, colour, _ in placed]
+    if len({number for _, _, number in placed}) == 1:
+        return len(set(colours)) < len(colours)
+    odd = [colour for colour in set(colours) if colours.count(colour) == 1]
+    if len(set(colours)) != 2 or len(odd) != 1 or len(placed) < 3:
+        return False
+    first, _, start = placed[0]
+    return any(all(number == start + step * (i - first) for i, _, number in placed) for step in (1, -1))
 
 
 def _answered(point: Point, found: list[Placed]) -> bool:
