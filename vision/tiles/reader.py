@@ -85,7 +85,8 @@ class TableReading:
     ``doubts`` says why the reading may be incomplete: a missed tile has no confidence of its
     own, so signs that one is missing (a one-tile gap in a line of tiles, a tile-sized patch of
     face colour left unexplained, a blob cut into tiles of the wrong width, a tile in a row that
-    could not be read, a tile at the frame's edge, a hand over the table) are listed here, and a
+    could not be read, a tile at the frame's edge, a hand over the table) are listed here, with
+    one sign of a misread tile (a row that is a combination but for one tile's colour), and a
     caller must ask the players rather than judge.
 
     >>> TableReading((), ("a gap",)).complete, TableReading(()).to_json()
