@@ -444,6 +444,15 @@ class Blob:
     """Centres of face-coloured patches (frame pixels) that only this blob explains: signs of a
     missed tile for as long as the blob's tiles are not all read (see :func:`contrast_rects`)."""
 
+    def count_at(self, pitch: float) -> int:
+        """How many tiles of width / height ``pitch`` (as :meth:`cut` measures them) the blob holds.
+
+        >>> Blob(0, 0, 0.0, 200.0, 40.0, (4,), 0).count_at(0.7)
+        7
+        """
+        bevel = BEVEL * self.across
+        return max(1, round((self.length + 2 * bevel) / (pitch * (self.across + 2 * bevel))))
+
     def cut(self, n: int) -> list[TileCandidate]:
         """The ``n`` tiles of the blob: a lone tile stands along the long side, a row's tiles
         across it."""
@@ -474,6 +483,20 @@ class Layout:
     blank: list[tuple[float, float]] = field(default_factory=list)
     """Centres of face-coloured patches no blob explains that enclose no number: no whole tile
     can lie there, but a blob beside one may be part of a tile the finder cut wrong."""
+
+
+def row_pitch(blobs: list[Blob], least: int = 3) -> float | None:
+    """The tile width / height the frame's rows share (as :meth:`Blob.cut` measures it): the
+    median over the blobs whose likeliest count is two tiles or more, where at least ``least``
+    are; None otherwise. A set's tiles in a row are cut a little narrower than a lone tile's
+    outline (its bevels), and the lone tiles may be too few to tell the aspect at all.
+
+    >>> rows = [Blob(0, 0, 0.0, 90.0, 40.0, (3,), k) for k in range(3)]
+    >>> round(row_pitch(rows), 3), row_pitch(rows[:2])
+    (0.723, None)
+    """
+    pitches = [tile.width / tile.height for blob in blobs if blob.counts[0] >= 2 for tile in blob.cut(blob.counts[0])[:1]]
+    return float(np.median(pitches)) if len(pitches) >= least else None
 
 
 def find_blobs(frame: np.ndarray, min_height: float = 12.0, alternatives: int = 2) -> list[Blob]:

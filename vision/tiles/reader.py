@@ -5,7 +5,8 @@
    the count open (two likeliest counts), the count whose tiles the classifier reads best wins.
 2. Every candidate is cut upright twice (both ways up), white-balanced on its face
    (:mod:`vision.tiles.patches`) and classified by ``tiles-classifier.onnx`` into ink colour x
-   number, joker, "upside down" or "not a tile"; only the set's own four colours count.
+   number, joker, "upside down" or "not a tile"; only the set's own four colours count. A
+   candidate read unsurely is cut a few more ways around its place and read from all its cuts.
 3. Touching tiles are grouped into rows (:mod:`vision.tiles.grouping`); a row decides which
    way is up for all its tiles together (players lay a row one way), by how readable its
    tiles are each way -- this settles 6/9 and 11/1-style turns that a lone tile's cues leave
@@ -34,7 +35,7 @@ from vision.motion import RESTING_HAND_SHARE, hand_share
 from vision.recognizer import DEFAULT_MODEL_DIR, _session, _softmax, run_classifier
 from vision.tiles.grouping import Placed, components, gaps, outline, reading_order
 from vision.tiles.labels import CLASS_CODES, NONE_CLASS, UPSIDE_CLASS, palette_classes
-from vision.tiles.outlines import find_layout
+from vision.tiles.outlines import Blob, TileCandidate, find_layout, row_pitch
 from vision.tiles.patches import PATCH_HEIGHT, PATCH_WIDTH, balance, cut_patch
 
 CLASSIFIER_FILE = "tiles-classifier.onnx"
@@ -45,6 +46,11 @@ NEAR_DROPPED = 1.5
 """A blank patch of face colour this many tile heights from a candidate that was not read is a doubt."""
 STEPS = (0.8, 1.0, 1.2)
 """Where the reader looks for a tile beyond a row's end: this many tile widths on from the end tile."""
+JITTERS = ((0.05, 0.0, 0.0, 1.0), (-0.05, 0.0, 0.0, 1.0), (0.0, 0.05, 0.0, 1.0), (0.0, -0.05, 0.0, 1.0),
+           (0.0, 0.0, 0.0, 0.93), (0.0, 0.0, 0.0, 1.07), (0.0, 0.0, 3.0, 1.0), (0.0, 0.0, -3.0, 1.0))
+"""The further cuts of a tile read unsurely (:meth:`TileReader._read_again`): the centre moved
+right / down by this share of the tile height, the cut turned by this many degrees and scaled
+by this factor -- the outline finder's errors the classifier was trained on."""
 
 
 @dataclass(frozen=True)
@@ -79,7 +85,8 @@ class TableReading:
     ``doubts`` says why the reading may be incomplete: a missed tile has no confidence of its
     own, so signs that one is missing (a one-tile gap in a line of tiles, a tile-sized patch of
     face colour left unexplained, a blob cut into tiles of the wrong width, a tile in a row that
-    could not be read, a tile at the frame's edge, a hand over the table) are listed here, and a
+    could not be read, a tile at the frame's edge, a hand over the table) are listed here, with
+    one sign of a misread tile (a row that is a combination but for one tile's colour), and a
     caller must ask the players rather than judge.
 
     >>> TableReading((), ("a gap",)).complete, TableReading(()).to_json()
@@ -123,6 +130,13 @@ class TileReaderOptions:
     sure_found: float = 0.7
     """A tile the reader looks for again (beyond a row's end, at a patch of face colour no tile
     explains) is found where the classifier reads it at least this surely."""
+    read_again: float = 0.9
+    """A candidate read less surely than this (either way up) and not surely "not a tile" is cut
+    again :data:`JITTERS` ways and read from all its cuts together."""
+    bare: float = 0.8
+    """A patch of face colour no tile explains is bare table, no doubt, where every look at it
+    reads "not a tile" at least this surely and it is neither as light as the faces nor inked
+    like one (:meth:`_Surroundings.plain`)."""
 
 
 class TileReader:
@@ -154,18 +168,51 @@ class TileReader:
         """Logits over all classes and embeddings of (N, H, W, 3) uint8 patches."""
         return run_classifier(self.classifier, patches, len(CLASS_CODES), self.profile)
 
+    def _place_probs(self, frame: np.ndarray, places: list[Placed]) -> np.ndarray:
+        """The set's class probabilities of each upright place (the last two: upside down, not a tile)."""
+        patches = np.stack([cut_patch(frame, (p.x, p.y), p.angle, p.height) for p in places])
+        logits, _ = self.classify(balance(patches))
+        return _softmax(logits[:, self._classes])
+
     def _read_places(self, frame: np.ndarray, places: list[Placed]) -> list[tuple[str, float] | None]:
         """The tile each upright place holds (code, confidence) where the classifier reads one
         at least :attr:`TileReaderOptions.sure_found` sure; None elsewhere."""
         if not places:
             return []
-        patches = np.stack([cut_patch(frame, (p.x, p.y), p.angle, p.height) for p in places])
-        logits, _ = self.classify(balance(patches))
-        probs = _softmax(logits[:, self._classes])
+        probs = self._place_probs(frame, places)
         upside = len(self._classes) - 2
         best = probs[:, :upside].argmax(axis=1)
         return [(CLASS_CODES[self._classes[b]], float(p[b])) if p[b] >= self.options.sure_found else None
                 for b, p in zip(best, probs)]
+
+    def _read_again(self, frame: np.ndarray, cut: list, probs: np.ndarray) -> None:
+        """Read the candidates of ``cut`` that read unsurely (:attr:`TileReaderOptions.read_again`)
+        from :data:`JITTERS` more cuts each, both ways up, and put the geometric mean of all their
+        cuts' probabilities in ``probs`` (rows ``2k``, ``2k + 1``: candidate ``k`` upright and
+        turned over) in place. One cut a little off the digit's centre, scale or turn reads a
+        font the classifier never saw less surely (or wrongly) than the cuts around it together:
+        on validation turns fewer right tiles fell below the confirmation bar and fewer misread
+        ones reached it."""
+        pairs = probs.reshape(-1, 2, probs.shape[1])
+        upside = probs.shape[1] - 2
+        unsure = np.flatnonzero((pairs[:, :, :upside].max(axis=(1, 2)) < self.options.read_again)
+                                & (pairs[:, :, -1].min(axis=1) < self.options.read_again))
+        if not len(unsure):
+            return
+        patches = []
+        for k in unsure:
+            c = cut[k]
+            right, down = np.array([math.cos(c.angle), math.sin(c.angle)]), np.array([-math.sin(c.angle), math.cos(c.angle)])
+            for along, across, degrees, scale in JITTERS:
+                centre = np.array([c.x, c.y]) + c.height * (along * right + across * down)
+                patch = cut_patch(frame, (float(centre[0]), float(centre[1])), c.angle + math.radians(degrees),
+                                  c.height * scale)
+                patches += [patch, patch[::-1, ::-1]]
+        logits, _ = self.classify(balance(np.stack(patches)))
+        more = _softmax(logits[:, self._classes]).reshape(len(unsure), len(JITTERS), 2, -1)
+        logs = np.log(np.clip(np.concatenate([pairs[unsure][:, None], more], axis=1), 1e-9, 1.0)).mean(axis=1)
+        mean = np.exp(logs)
+        pairs[unsure] = mean / mean.sum(axis=2, keepdims=True)
 
     def _extend_rows(self, frame: np.ndarray, rows: list[list[tuple[Placed, str, float]]]) -> list[Placed]:
         """Tiles found beyond the ends of the rows (each row: its tiles upright, in reading order,
@@ -215,12 +262,8 @@ class TileReader:
         more) either way up."""
         if not tiles or not points:
             return []
-        tile_height = float(np.median([t.height for t in tiles]))
         tile_width = float(np.median([t.width for t in tiles]))
-        places = []
-        for x, y in points:
-            near = min(tiles, key=lambda t: math.hypot(t.x - x, t.y - y))
-            places += [Placed(x, y, near.angle + quarter * math.pi / 2, tile_width, tile_height) for quarter in range(4)]
+        places = _looks(points, tiles)
         hits = self._read_places(frame, places)
         found = []
         for k in range(len(points)):
@@ -231,12 +274,29 @@ class TileReader:
                     found.append((place, code, confidence))
         return found
 
+    def _bare_table(self, frame: np.ndarray, points: list[Point], tiles: list[Placed]) -> set[Point]:
+        """The ``points`` (patches of face colour no tile explains) that are surely bare table:
+        every look at them (as :meth:`_look_at_patches` looks) reads "not a tile" at least
+        :attr:`TileReaderOptions.bare` surely, and the patch is plain (:meth:`_Surroundings.plain`). A face
+        washed out by glare also reads as no tile, but it is as light as the faces; a tile in a
+        shadow still shows its ink's contrast."""
+        if not tiles or not points:
+            return set()
+        none = self._place_probs(frame, _looks(points, tiles))[:, -1].reshape(-1, 4).min(axis=1)
+        around = _Surroundings.of(frame, tiles)
+        width, height = float(np.median([t.width for t in tiles])), float(np.median([t.height for t in tiles]))
+        return {point for point, sure in zip(points, none) if sure >= self.options.bare
+                and around.plain(Placed(point[0], point[1], 0.0, width, height))}
+
     def read(self, frame: np.ndarray) -> TableReading:
         """All tiles in one BGR frame, grouped into rows."""
         if not isinstance(frame, np.ndarray) or frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
             raise ValueError("read expects a BGR uint8 image of shape (H, W, 3)")
         layout = find_layout(frame)
-        options = [blob.cut(n) for blob in layout.blobs for n in blob.counts]
+        # A row's count is also tried at the pitch the frame's other rows share: the seams may
+        # leave the true count out where the frame's lone tiles give a misleading aspect.
+        shared = row_pitch(layout.blobs)
+        options = [blob.cut(n) for blob in layout.blobs for n in _counts(blob, shared)]
         cut = [c for option in options for c in option][:2 * self.options.max_tiles]
         if not cut:
             return TableReading((), tuple(f"a tile-sized patch of face colour at ({x:.0f}, {y:.0f}) is no tile found"
@@ -251,6 +311,7 @@ class TileReader:
         logits, _ = self.classify(balance(patches))
         all_probs = _softmax(logits[:, self._classes])      # only this set's classes compete
         upside, none = len(self._classes) - 2, len(self._classes) - 1
+        self._read_again(frame, cut, all_probs)
         # Where a blob may hold more than one count of tiles, the count whose tiles read best wins.
         sureness = all_probs[:, :upside].max(axis=1).reshape(-1, 2).max(axis=1)
         chosen: dict[int, tuple[float, int, int]] = {}
@@ -273,11 +334,22 @@ class TileReader:
         tileish = probs[:, none].reshape(-1, 2).min(axis=1) < self.options.sure_none
         blank = {c.row for c in candidates} - {c.row for c, maybe in zip(candidates, tileish) if maybe}
         second_look = {blob.number for blob in layout.blobs if blob.second_look}
+        pairs = all_probs.reshape(-1, 2, all_probs.shape[1])
+        as_tile = (pairs[:, :, :upside].max(axis=2) > np.maximum(pairs[:, :, none], self.options.min_confidence)).any(axis=1)
+        lone_blanks: list[tuple[TileCandidate, str]] = []   # doubts that go where the blob is plain table
         for _, a, b in rows_kept:
             pitch = cut[a].width / cut[a].height
-            if abs(pitch / layout.aspect - 1) > self.options.pitch_tolerance and not (
+            # A row of tiles as wide as the frame's other rows', each read as a tile one way up, is
+            # cut right even where the frame's lone tiles are shaped otherwise.
+            usual = (shared is not None and b - a >= 2 and abs(pitch / shared - 1) <= self.options.pitch_tolerance
+                     and bool(as_tile[a:b].all()))
+            if abs(pitch / layout.aspect - 1) > self.options.pitch_tolerance and not usual and not (
                     cut[a].row in blank and cut[a].row in second_look):     # a wrong count, or part of a tile
-                doubts.append(f"the blob at ({cut[a].x:.0f}, {cut[a].y:.0f}) cut into {b - a} tile(s) of unusual width")
+                doubt = f"the blob at ({cut[a].x:.0f}, {cut[a].y:.0f}) cut into {b - a} tile(s) of unusual width"
+                if b - a == 1 and pairs[a, :, none].min() >= self.options.bare:
+                    lone_blanks.append((cut[a], doubt))
+                else:
+                    doubts.append(doubt)
         readable = np.clip(1.0 - probs[:, upside] - probs[:, none], 1e-6, 1.0)
         placed = [Placed(c.x, c.y, c.angle, c.width, c.height) for c in candidates]
         rows: list[list[tuple[Placed, str, float]]] = []
@@ -335,13 +407,27 @@ class TileReader:
             (point, "found") for point in layout.blank
             if any(math.hypot(point[0] - d.x, point[1] - d.y) < reach for d in dropped)] + [
             (point, "read") for blob in layout.blobs if blob.number in unread for point in blob.vouches]
-        looked = self._look_at_patches(frame, [point for point, _ in patches], [t for row in rows for t, _, _ in row])
+        read_tiles = [t for row in rows for t, _, _ in row]
+        looked = self._look_at_patches(frame, [point for point, _ in patches], read_tiles)
+        bare = self._bare_table(frame, [point for point, how in patches if how == "found" and not _answered(
+            point, [tile for tile, _, _ in looked])], read_tiles)
+        # A lone blob of no tile's shape that reads surely as no tile either way up is a patch of
+        # the table where it is plain (:meth:`_Surroundings.plain`); a face washed out by glare is not.
+        if lone_blanks and read_tiles:
+            around = _Surroundings.of(frame, read_tiles)
+            doubts += [doubt for c, doubt in lone_blanks if not around.plain(Placed(c.x, c.y, c.angle, c.width, c.height))]
+        else:
+            doubts += [doubt for _, doubt in lone_blanks]
         rows += [[hit] for hit in looked]
         found += [tile for tile, _, _ in looked]
         doubts += [f"the tile at ({tile.x:.0f}, {tile.y:.0f}) cannot be read" for tile in unreadable
                    if not _answered((tile.x, tile.y), found)]
         doubts += [f"a tile-sized patch of face colour at ({x:.0f}, {y:.0f}) is no tile {how}"
-                   for (x, y), how in patches if not _answered((x, y), found)]
+                   for (x, y), how in patches if not _answered((x, y), found) and (x, y) not in bare]
+        # A colour misread (the classifier's surest mistakes) turns a run or group of the table into
+        # no combination: a row that is one but for a single tile's colour is asked about.
+        doubts += [f"the row at ({row[0][0].x:.0f}, {row[0][0].y:.0f}) is a combination but for one tile's colour"
+                   for row in rows if _odd_colour([code for _, code, _ in row])]
         observations = [TileObservation(code, confidence, outline(tile), number)
                         for number, row in enumerate(rows) for tile, code, confidence in row]
         # A hand over the table may hide whole tiles; the pipeline waits for it to go. Tiles read
@@ -458,6 +544,107 @@ def _as_light(grey: np.ndarray, place: Placed, tile: Placed, share: float = 0.75
     return light(place) >= share * light(tile)
 
 
+def _looks(points: list[Point], tiles: list[Placed]) -> list[Placed]:
+    """Four places at each point, as the frame's ``tiles`` lie: their median size, the turn of
+    the nearest one and a quarter, half and three quarters turn more.
+
+    >>> [round(p.angle, 2) for p in _looks([(0.0, 0.0)], [Placed(5.0, 0.0, 0.1, 30.0, 40.0)])]
+    [0.1, 1.67, 3.24, 4.81]
+    """
+    height = float(np.median([t.height for t in tiles]))
+    width = float(np.median([t.width for t in tiles]))
+    places = []
+    for x, y in points:
+        near = min(tiles, key=lambda t: math.hypot(t.x - x, t.y - y))
+        places += [Placed(x, y, near.angle + quarter * math.pi / 2, width, height) for quarter in range(4)]
+    return places
+
+
+FACE_SHARE = 0.9
+INK_CONTRAST = 0.5
+NEAR_PLAIN = 1.5
+
+
+@dataclass(frozen=True)
+class _Surroundings:
+    """A grey frame, where its tiles were read (``known``, grown a little) and the light of
+    their faces (``face``: the median of their middles' 90th percentiles)."""
+
+    grey: np.ndarray
+    known: np.ndarray
+    face: float
+
+    @classmethod
+    def of(cls, frame: np.ndarray, tiles: list[Placed]) -> "_Surroundings":
+        grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        known = np.zeros(grey.shape, np.uint8)
+        grown = [Placed(t.x, t.y, t.angle, 1.2 * t.width, 1.2 * t.height) for t in tiles]
+        cv2.fillPoly(known, [np.round(np.array(outline(t))).astype(np.int32) for t in grown], 1)
+        return cls(grey, known > 0, float(np.median([_middle(grey, t, (90,))[0] for t in tiles])))
+
+    def plain(self, place: Placed) -> bool:
+        """Whether a tile-sized ``place`` is plain table: nothing within :data:`NEAR_PLAIN` of
+        its heights around it but the tiles read is nearly as light as the faces (at least
+        :data:`FACE_SHARE` of them, 99th percentile: a face washed out by glare, or a tile the
+        finder missed beside the patch, is), and its middle shows no ink on a face (its 95th
+        less 5th percentile under :data:`INK_CONTRAST` of its 90th: a face in a shadow still
+        shows its number).
+
+        >>> grey = np.full((100, 200), 120, np.uint8); grey[30:70, 50:80] = 130
+        >>> table = _Surroundings(grey, np.zeros(grey.shape, bool), 220.0)
+        >>> table.plain(Placed(65, 50, 0.0, 30, 40))
+        True
+        >>> grey[40:60, 60:70] = 40; table.plain(Placed(65, 50, 0.0, 30, 40))     # a number on it
+        False
+        >>> grey[40:60, 60:70] = 130; grey[40:80, 130:160] = 215; table.plain(Placed(95, 50, 0.0, 30, 40))  # a face beside it
+        False
+        >>> known = np.zeros(grey.shape, bool); known[35:85, 125:165] = True       # ... read as a tile
+        >>> _Surroundings(grey, known, 220.0).plain(Placed(95, 50, 0.0, 30, 40))
+        True
+        """
+        reach = int(NEAR_PLAIN * place.height)
+        x, y = int(round(place.x)), int(round(place.y))
+        box = (slice(max(0, y - reach), y + reach + 1), slice(max(0, x - reach), x + reach + 1))
+        near = self.grey[box][~self.known[box]]
+        if near.size and np.percentile(near, 99) >= FACE_SHARE * self.face:
+            return False
+        light, low, high = _middle(self.grey, place, (90, 5, 95))
+        return high - low < INK_CONTRAST * light
+
+
+def _middle(grey: np.ndarray, place: Placed, which: tuple[float, ...]) -> list[float]:
+    """Percentiles of a grey frame in the middle of ``place``: an upright square of two thirds
+    of its narrower side (where a tile's number is)."""
+    half = max(1, int(min(place.width, place.height) / 3))
+    x, y = int(round(place.x)), int(round(place.y))
+    window = grey[max(0, y - half):y + half + 1, max(0, x - half):x + half + 1]
+    return [float(v) for v in np.percentile(window, which)] if window.size else [0.0] * len(which)
+
+
+def _odd_colour(codes: list[str]) -> bool:
+    """Whether a row of tile codes (in reading order) is a combination but for one tile's
+    colour: a run (numbers one apart either way, jokers standing in) in one colour but a single
+    tile, or a group (one number) with a colour twice. A legal table has no such row; a colour
+    misread makes one.
+
+    >>> _odd_colour(["K8", "K9", "B10", "K11"]), _odd_colour(["B9", "O9", "B9"]), _odd_colour(["R5", "JK", "B7"])
+    (True, True, False)
+    >>> _odd_colour(["K8", "K9", "K10"]), _odd_colour(["B9", "O9", "K9"]), _odd_colour(["R3", "K8", "B11"])
+    (False, False, False)
+    """
+    if len(codes) < 3:
+        return False
+    placed = [(i, code[0], int(code[1:])) for i, code in enumerate(codes) if code != "JK"]
+    colours = [colour for _, colour, _ in placed]
+    if len({number for _, _, number in placed}) == 1:
+        return len(set(colours)) < len(colours)
+    odd = [colour for colour in set(colours) if colours.count(colour) == 1]
+    if len(set(colours)) != 2 or len(odd) != 1 or len(placed) < 3:
+        return False
+    first, _, start = placed[0]
+    return any(all(number == start + step * (i - first) for i, _, number in placed) for step in (1, -1))
+
+
 def _answered(point: Point, found: list[Placed]) -> bool:
     """Whether a doubt at ``point`` is answered by a tile found there (within half its width).
 
@@ -465,6 +652,21 @@ def _answered(point: Point, found: list[Placed]) -> bool:
     (True, False)
     """
     return any(math.hypot(point[0] - t.x, point[1] - t.y) < 0.5 * t.width for t in found)
+
+
+def _counts(blob: Blob, pitch: float | None) -> tuple[int, ...]:
+    """The counts to cut a row ``blob`` into: its own likeliest ones and the one at the
+    ``pitch`` the frame's rows share (:func:`vision.tiles.outlines.row_pitch`), if that is
+    another count of two or more tiles.
+
+    >>> row = Blob(0, 0, 0.0, 200.0, 40.0, (6,), 0)
+    >>> _counts(row, 0.7), _counts(row, 0.82), _counts(row, None)
+    ((6, 7), (6,), (6,))
+    """
+    if pitch is None or blob.counts[0] < 2:
+        return blob.counts
+    n = blob.count_at(pitch)
+    return blob.counts if n < 2 or n in blob.counts else blob.counts + (n,)
 
 
 def _renumber(observations: list[TileObservation]) -> tuple[TileObservation, ...]:
