@@ -893,14 +893,49 @@ class GinTracker:
         if knocker not in self.layouts:
             if not (len(own) >= HAND_SIZE or theirs or self._finish):
                 return []
-            gaps = self._gap_questions(knocker, reading, frame_id) if len(own) < HAND_SIZE and not self._finish else []
-            if gaps:
-                return gaps
+            questions = self._misread_questions(knocker, own, reading, frame_id)
+            if not questions and len(own) < HAND_SIZE and not self._finish:
+                questions = self._gap_questions(knocker, reading, frame_id)
+            if questions:
+                return questions
             events += self._commit_knocker(own, bool(theirs), frame_id)
         layoff_cards = {code: c for code, c in own.items() if code not in self.layouts[knocker].cards}
         if len(theirs) + len(layoff_cards) < HAND_SIZE and not self._finish:
             return events + (self._gap_questions(opponent, reading, frame_id) if theirs else [])
+        questions = self._misread_questions(opponent, theirs, reading, frame_id)
+        if questions:
+            return events + questions
         return events + self._commit_opponent(theirs, layoff_cards, frame_id)
+
+    def _misread_questions(self, seat: int, cards: dict[str, _Card], reading: dict[str, dict[str, _Card]],
+                           frame_id: int) -> list[Event]:
+        """A group of a layout that is no meld, though one of its cards read as another card not seen
+        elsewhere would make it one: the reader may have misread that card, however sure it was (3C
+        read as 3S in a run of clubs). Before the group is flagged as an illegal meld (§14.7) the players
+        are asked about that card, the least sure such card first, with the cards that would make the
+        group a meld; once they confirm every such card as read, the meld is the player's.
+        """
+        zone = self.seat_zones[seat]
+        events = []
+        for group in self._group(cards):
+            if len(group) < 3 or any(c in (BACK, UNREAD) or c.endswith(_TWICE) for c in group) \
+                    or _is_meld([parse_card(c) for c in group], self.mrules):
+                continue
+            suspects = []
+            for code in group:
+                if self._confirmed(zone, cards[code]):
+                    continue
+                fits = self._completions([parse_card(c) for c in group if c != code], reading)
+                if fits:
+                    read = parse_card(code)
+                    # A misread keeps the rank or the suit more often than neither: those first.
+                    likely = sorted(fits, key=lambda c: (parse_card(c).rank != read.rank, parse_card(c).suit != read.suit))
+                    suspects.append((cards[code].confidence, code, tuple(likely[:CHOICES - 1])))
+            if suspects:
+                _, code, fits = min(suspects)
+                events += self._ask(zone, replace(cards[code], candidates=fits), frame_id,
+                                    f"{' '.join(group)} is no meld; {' or '.join(fits)} in place of {code} would make it one")
+        return events
 
     def _gap_questions(self, seat: int, reading: dict[str, dict[str, _Card]], frame_id: int) -> list[Event]:
         """A layout short of cards: where cards of it lie in one row a card apart, in one group that is no
