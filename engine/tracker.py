@@ -895,7 +895,7 @@ class GinTracker:
                 return []
             questions = self._misread_questions(knocker, own, reading, frame_id)
             if not questions and len(own) < HAND_SIZE and not self._finish:
-                questions = self._gap_questions(knocker, reading, frame_id)
+                questions = self._gap_questions(knocker, reading, frame_id) or self._end_questions(knocker, reading, frame_id)
             if questions:
                 return questions
             events += self._commit_knocker(own, bool(theirs), frame_id)
@@ -982,6 +982,51 @@ class GinTracker:
             self._gaps.add(event.seq)
             events.append(event)
         return events
+
+    def _end_questions(self, seat: int, reading: dict[str, dict[str, _Card]], frame_id: int) -> list[Event]:
+        """The knocker's layout short of a card once the opponent lays out (so the knocker is done), with no
+        gap in it (:meth:`_gap_questions`): a card of it lies where the camera cannot read it, likely at an end
+        of a fanned group (under its neighbour's index). Ask which card lies one fan step beyond an end of a
+        group that a card not seen anywhere would make a meld there (a group that is no meld first), one place
+        at a time: "no card here" moves the question on, and once no place is left the layout is taken as
+        laid (and a card short, proposed with its §14 ruling).
+        """
+        zone = self.seat_zones[seat]
+        cards = reading.get(zone, {})
+        held = len([c for c in cards.values() if c.code != BACK])
+        places = []  # (the group is a meld, x, y, the cards that fit there, where the place lies)
+        for group in self._group(cards):
+            if len(group) < 2 or any(cards[c].code in (BACK, UNREAD) or c.endswith(_TWICE) for c in group):
+                continue
+            first, last = cards[group[0]], cards[group[-1]]
+            if abs(first.y - last.y) > ROW_CM:
+                continue
+            members = [parse_card(c) for c in group]
+            step = max((last.x - first.x) / (len(group) - 1), 1.0)
+            run = len({c.suit for c in members}) == 1
+            low, high = min(c.rank for c in members), max(c.rank for c in members)
+            fits = self._completions(members, reading)
+            meld = _is_meld(members, self.mrules)
+            # A run's lower card lies before it, its higher one after it; a set's card at either end.
+            before = tuple(c for c in fits if not run or parse_card(c).rank < low)
+            after = tuple(c for c in fits if not run or parse_card(c).rank > high)
+            places += [(meld, first.x - step, first.y, before, f"before {group[0]}"),
+                       (meld, last.x + step, last.y, after, f"after {group[-1]}")]
+        for meld, x, y, fits, where in sorted(places, key=lambda place: place[0]):
+            x, y = round(x, 1), round(y, 1)
+            key = ("end", zone, x, y)
+            inside = self.zones.zone_at(x, y)
+            if not fits or key in self._flagged_keys or inside is None or inside.name != zone:
+                continue
+            self._flagged_keys.add(key)
+            event = self._emit("reading", frame_id, needs_confirmation=True, candidates=fits[:CHOICES], zone=zone,
+                               position=(x, y), cards=(UNREAD,),
+                               detail=f"{self.players[seat]} knocked, and the layout shows {held} cards: "
+                                      f"which card lies {where}, if any?")
+            self._pending[event.seq] = (zone, UNREAD, x, y, True)
+            self._gaps.add(event.seq)
+            return [event]
+        return []
 
     def _group(self, cards: dict[str, _Card]) -> list[tuple[str, ...]]:
         """Clusters of cards lying together (single linkage), each ordered left to right."""
