@@ -901,7 +901,10 @@ class GinTracker:
             events += self._commit_knocker(own, bool(theirs), frame_id)
         layoff_cards = {code: c for code, c in own.items() if code not in self.layouts[knocker].cards}
         if len(theirs) + len(layoff_cards) < HAND_SIZE and not self._finish:
-            return events + (self._gap_questions(opponent, reading, frame_id) if theirs else [])
+            if not theirs:
+                return events
+            return events + (self._gap_questions(opponent, reading, frame_id)
+                             or self._end_questions(opponent, reading, frame_id, melds_too=False))
         questions = self._misread_questions(opponent, theirs, reading, frame_id)
         if questions:
             return events + questions
@@ -983,13 +986,15 @@ class GinTracker:
             events.append(event)
         return events
 
-    def _end_questions(self, seat: int, reading: dict[str, dict[str, _Card]], frame_id: int) -> list[Event]:
-        """The knocker's layout short of a card once the opponent lays out (so the knocker is done), with no
-        gap in it (:meth:`_gap_questions`): a card of it lies where the camera cannot read it, likely at an end
-        of a fanned group (under its neighbour's index). Ask which card lies one fan step beyond an end of a
-        group that a card not seen anywhere would make a meld there (a group that is no meld first), one place
-        at a time: "no card here" moves the question on, and once no place is left the layout is taken as
-        laid (and a card short, proposed with its §14 ruling).
+    def _end_questions(self, seat: int, reading: dict[str, dict[str, _Card]], frame_id: int,
+                       melds_too: bool = True) -> list[Event]:
+        """A layout short of a card with no gap in it (:meth:`_gap_questions`): the knocker's once the opponent
+        lays out (so the knocker is done), the opponent's while it is short. A card of it lies where the camera
+        cannot read it, likely at an end of a fanned group (under its neighbour's index). Ask which card lies
+        one fan step beyond an end of a group that a card not seen anywhere would make a meld there (a group
+        that is no meld first; with ``melds_too`` False, as for the opponent who may still be laying out, only
+        such groups), one place at a time: "no card here" moves the question on, and once no place is left the
+        layout is taken as laid (and a card short, proposed with its §14 ruling).
         """
         zone = self.seat_zones[seat]
         cards = reading.get(zone, {})
@@ -1007,6 +1012,8 @@ class GinTracker:
             low, high = min(c.rank for c in members), max(c.rank for c in members)
             fits = self._completions(members, reading)
             meld = _is_meld(members, self.mrules)
+            if meld and not melds_too:
+                continue
             # A run's lower card lies before it, its higher one after it; a set's card at either end.
             before = tuple(c for c in fits if not run or parse_card(c).rank < low)
             after = tuple(c for c in fits if not run or parse_card(c).rank > high)
@@ -1021,8 +1028,7 @@ class GinTracker:
             self._flagged_keys.add(key)
             event = self._emit("reading", frame_id, needs_confirmation=True, candidates=fits[:CHOICES], zone=zone,
                                position=(x, y), cards=(UNREAD,),
-                               detail=f"{self.players[seat]} knocked, and the layout shows {held} cards: "
-                                      f"which card lies {where}, if any?")
+                               detail=f"{self.players[seat]}'s layout shows {held} cards: which card lies {where}, if any?")
             self._pending[event.seq] = (zone, UNREAD, x, y, True)
             self._gaps.add(event.seq)
             return [event]

@@ -246,6 +246,30 @@ def test_a_knockers_layout_a_card_short_asks_for_the_card_at_an_end_of_the_group
     assert not any(e.kind == "irregularity" for e in tracker.events)
 
 
+def test_an_opponents_layout_a_card_short_asks_for_the_card_at_an_end_of_a_group_that_is_no_meld():
+    """Fresh seed 319: Ben's 5C, last of his set 5S 5H 5C, is never read, so his layout stays a card short
+    and the hand ended waiting for it. The tracker asks at the ends of the pair (not at his runs' ends: he
+    may still be laying out), and his answer completes the layout and the hand."""
+    tracker = GinTracker(("Ann", "Ben"), dealer="Ben", zones=ZONES, options=TrackerOptions(window=2, quorum=2))
+    ann, ben = ZONES.seat_zone(0), ZONES.seat_zone(1)
+    y, by = ann.rect[1] + 6.5, ben.rect[1] + 6.5
+    laid = [Sighting(code, 0.95, x, y, ann.name) for code, x in
+            (("AS", 5), ("AD", 7), ("AC", 9), ("4S", 25), ("4H", 27), ("4C", 29), ("6C", 45), ("7C", 47), ("8C", 49))]
+    laid.append(Sighting("3S", 0.95, 4, y + 9.7, ann.name))
+    assert [e.kind for e in still(tracker, 1, laid)] == ["knock", "layout"]
+    bens = [Sighting(code, 0.95, x, by, ben.name) for code, x in
+            (("5S", 5), ("5H", 7), ("5D", 25), ("6D", 27), ("7D", 29), ("8D", 31), ("9D", 33))]
+    bens += [Sighting("2C", 0.95, 4, by + 9.7, ben.name), Sighting("KH", 0.95, 12, by + 9.7, ben.name)]
+    [first] = still(tracker, 3, laid + bens)
+    assert first.zone == ben.name and first.position == (3.0, by) and first.candidates == ("5C",)
+    assert "Ben's layout shows 9 cards" in first.detail and "before 5S" in first.detail
+    [second] = tracker.confirm(first.seq, "NONE")
+    assert second.position == (9.0, by) and "after 5H" in second.detail
+    layout, end = tracker.confirm(second.seq, "5C")
+    assert layout.player == "Ben" and ("5S", "5H", "5C") in layout.melds and set(layout.cards) == {"2C", "KH"}
+    assert end.kind == "hand_end" and end.result.winner == "Ann" and not end.needs_confirmation
+
+
 def test_a_layout_card_read_in_half_the_frames_and_seen_unread_in_the_others_is_asked_about_not_waited_on():
     """Anna's 7H is read in three still frames of six and seen unread at its place in the other three:
     one card, doubtful. The tracker asks about it instead of waiting for a window that never settles
