@@ -20,7 +20,8 @@ recognizer, tracker) and scored by :mod:`rummyref.simulated_replay`:
 
 With ``--learn-deck`` the players first teach the referee their deck, as ``rummyref learn-deck``
 does: two rendered photos of the guided layout of the replay's design (two rows each), learned
-once, then every hand is read with that deck.
+once, then every hand is read with that deck. With ``--record`` the learned deck is kept beside the
+recordings and loaded by the next run.
 
 Prints one line per hand, then the figures, the reading speed (rendering not counted) and the
 wall time of the whole run.
@@ -50,16 +51,26 @@ def _one(job: tuple) -> HandReplay:
     return next(iter(replay_gin([seed], size, answer, deck=deck, design=design, model_dir=model_dir, record=record)))
 
 
-def learned_deck(design: str, model_dir: Path | None, seed: int = 9):
-    """``design`` learned from two rendered layout photos (what the players would photograph)."""
+def learned_deck(design: str, model_dir: Path | None, record: Path | None = None, seed: int = 9):
+    """``design`` learned from two rendered layout photos (what the players would photograph); with
+    ``record`` (the recordings' folder) the deck is kept there as ``rummyref learn-deck`` saves it, and a
+    later run loads it rather than learn it again."""
     import numpy as np
 
+    from vision.decks import DeckProfile
     from vision.learn_deck import learn_deck
     from vision.recognizer import Recognizer
     from vision.train.layout import layout_photos
 
+    if record is not None and DeckProfile.path("replay", record).is_file():
+        print(f"deck learned before: {DeckProfile.path('replay', record)}")
+        return DeckProfile.load("replay", record)
     photos = layout_photos(design, np.random.default_rng(seed))
-    return learn_deck(Recognizer(model_dir, threads=1), photos, "replay", progress=print)
+    deck = learn_deck(Recognizer(model_dir, threads=1), photos, "replay", progress=print)
+    if record is None:
+        return deck
+    deck.save(record)
+    return DeckProfile.load("replay", record)  # read as every later run reads it
 
 
 def main() -> None:
@@ -81,21 +92,22 @@ def main() -> None:
                         help="teach the referee the replay's deck first (two rendered layout photos)")
     parser.add_argument("--record", type=Path, default=None,
                         help="keep the recognizer's readings of each hand in this folder and reuse them on the next "
-                             "run (a subfolder per design, models and deck learning): a change of the table reader "
-                             "or the tracker is then replayed without recognizing the frames again")
+                             "run (a subfolder per design, models and deck learning; with --learn-deck the learned "
+                             "deck too): a change of the table reader or the tracker is then replayed without "
+                             "recognizing the frames or learning the deck again")
     args = parser.parse_args()
     from vision.synth.decks import HELDOUT_DESIGNS
 
     design = args.design or HELDOUT_DESIGNS[0]
-    deck = None
-    if args.learn_deck:
-        with Pool(1) as learner:  # onnxruntime in this process would hang the forked workers below
-            deck = learner.apply(learned_deck, (design, args.model_dir))
     width, height = (int(v) for v in args.size.split("x"))
     record = None
     if args.record is not None:
         models = "shipped" if args.model_dir is None else str(args.model_dir.resolve()).strip("/").replace("/", "_")
         record = args.record / f"{design.replace('/', '_')}-{models}-{'learned' if args.learn_deck else 'plain'}-{width}x{height}"
+    deck = None
+    if args.learn_deck:
+        with Pool(1) as learner:  # onnxruntime in this process would hang the forked workers below
+            deck = learner.apply(learned_deck, (design, args.model_dir, record))
     seeds = list(range(args.first, args.first + args.hands))
     start = time.perf_counter()
     done: list[HandReplay] = []

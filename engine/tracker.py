@@ -893,14 +893,52 @@ class GinTracker:
         if knocker not in self.layouts:
             if not (len(own) >= HAND_SIZE or theirs or self._finish):
                 return []
-            gaps = self._gap_questions(knocker, reading, frame_id) if len(own) < HAND_SIZE and not self._finish else []
-            if gaps:
-                return gaps
+            questions = self._misread_questions(knocker, own, reading, frame_id)
+            if not questions and len(own) < HAND_SIZE and not self._finish:
+                questions = self._gap_questions(knocker, reading, frame_id) or self._end_questions(knocker, reading, frame_id)
+            if questions:
+                return questions
             events += self._commit_knocker(own, bool(theirs), frame_id)
         layoff_cards = {code: c for code, c in own.items() if code not in self.layouts[knocker].cards}
         if len(theirs) + len(layoff_cards) < HAND_SIZE and not self._finish:
-            return events + (self._gap_questions(opponent, reading, frame_id) if theirs else [])
+            if not theirs:
+                return events
+            return events + (self._gap_questions(opponent, reading, frame_id)
+                             or self._end_questions(opponent, reading, frame_id, melds_too=False))
+        questions = self._misread_questions(opponent, theirs, reading, frame_id)
+        if questions:
+            return events + questions
         return events + self._commit_opponent(theirs, layoff_cards, frame_id)
+
+    def _misread_questions(self, seat: int, cards: dict[str, _Card], reading: dict[str, dict[str, _Card]],
+                           frame_id: int) -> list[Event]:
+        """A group of a layout that is no meld, though one of its cards read as another card not seen
+        elsewhere would make it one: the reader may have misread that card, however sure it was (3C
+        read as 3S in a run of clubs). Before the group is flagged as an illegal meld (§14.7) the players
+        are asked about that card, the least sure such card first, with the cards that would make the
+        group a meld; once they confirm every such card as read, the meld is the player's.
+        """
+        zone = self.seat_zones[seat]
+        events = []
+        for group in self._group(cards):
+            if len(group) < 3 or any(c in (BACK, UNREAD) or c.endswith(_TWICE) for c in group) \
+                    or _is_meld([parse_card(c) for c in group], self.mrules):
+                continue
+            suspects = []
+            for code in group:
+                if self._confirmed(zone, cards[code]):
+                    continue
+                fits = self._completions([parse_card(c) for c in group if c != code], reading)
+                if fits:
+                    read = parse_card(code)
+                    # A misread keeps the rank or the suit more often than neither: those first.
+                    likely = sorted(fits, key=lambda c: (parse_card(c).rank != read.rank, parse_card(c).suit != read.suit))
+                    suspects.append((cards[code].confidence, code, tuple(likely[:CHOICES - 1])))
+            if suspects:
+                _, code, fits = min(suspects)
+                events += self._ask(zone, replace(cards[code], candidates=fits), frame_id,
+                                    f"{' '.join(group)} is no meld; {' or '.join(fits)} in place of {code} would make it one")
+        return events
 
     def _gap_questions(self, seat: int, reading: dict[str, dict[str, _Card]], frame_id: int) -> list[Event]:
         """A layout short of cards: where cards of it lie in one row a card apart, in one group that is no
@@ -947,6 +985,54 @@ class GinTracker:
             self._gaps.add(event.seq)
             events.append(event)
         return events
+
+    def _end_questions(self, seat: int, reading: dict[str, dict[str, _Card]], frame_id: int,
+                       melds_too: bool = True) -> list[Event]:
+        """A layout short of a card with no gap in it (:meth:`_gap_questions`): the knocker's once the opponent
+        lays out (so the knocker is done), the opponent's while it is short. A card of it lies where the camera
+        cannot read it, likely at an end of a fanned group (under its neighbour's index). Ask which card lies
+        one fan step beyond an end of a group that a card not seen anywhere would make a meld there (a group
+        that is no meld first; with ``melds_too`` False, as for the opponent who may still be laying out, only
+        such groups), one place at a time: "no card here" moves the question on, and once no place is left the
+        layout is taken as laid (and a card short, proposed with its §14 ruling).
+        """
+        zone = self.seat_zones[seat]
+        cards = reading.get(zone, {})
+        held = len([c for c in cards.values() if c.code != BACK])
+        places = []  # (the group is a meld, x, y, the cards that fit there, where the place lies)
+        for group in self._group(cards):
+            if len(group) < 2 or any(cards[c].code in (BACK, UNREAD) or c.endswith(_TWICE) for c in group):
+                continue
+            first, last = cards[group[0]], cards[group[-1]]
+            if abs(first.y - last.y) > ROW_CM:
+                continue
+            members = [parse_card(c) for c in group]
+            step = max((last.x - first.x) / (len(group) - 1), 1.0)
+            run = len({c.suit for c in members}) == 1
+            low, high = min(c.rank for c in members), max(c.rank for c in members)
+            fits = self._completions(members, reading)
+            meld = _is_meld(members, self.mrules)
+            if meld and not melds_too:
+                continue
+            # A run's lower card lies before it, its higher one after it; a set's card at either end.
+            before = tuple(c for c in fits if not run or parse_card(c).rank < low)
+            after = tuple(c for c in fits if not run or parse_card(c).rank > high)
+            places += [(meld, first.x - step, first.y, before, f"before {group[0]}"),
+                       (meld, last.x + step, last.y, after, f"after {group[-1]}")]
+        for meld, x, y, fits, where in sorted(places, key=lambda place: place[0]):
+            x, y = round(x, 1), round(y, 1)
+            key = ("end", zone, x, y)
+            inside = self.zones.zone_at(x, y)
+            if not fits or key in self._flagged_keys or inside is None or inside.name != zone:
+                continue
+            self._flagged_keys.add(key)
+            event = self._emit("reading", frame_id, needs_confirmation=True, candidates=fits[:CHOICES], zone=zone,
+                               position=(x, y), cards=(UNREAD,),
+                               detail=f"{self.players[seat]}'s layout shows {held} cards: which card lies {where}, if any?")
+            self._pending[event.seq] = (zone, UNREAD, x, y, True)
+            self._gaps.add(event.seq)
+            return [event]
+        return []
 
     def _group(self, cards: dict[str, _Card]) -> list[tuple[str, ...]]:
         """Clusters of cards lying together (single linkage), each ordered left to right."""

@@ -156,6 +156,13 @@ def test_knock_over_the_limit_carries_the_14_ruling():
 def test_illegal_meld_and_eleven_cards_are_flagged():
     t = Table()
     events = knock_and_lay_out(t, [("5H", "6H", "8H"), ("QS", "QD", "QC"), ("9C", "10C", "JC")], ["AS", "2D"])
+    # 7H in place of 5H or 8H would make a run: each is asked about (a sure misread?) before the meld is flagged
+    asked = []
+    while events and events[0].kind == "reading":
+        asked.append(events[0].cards[0])
+        assert "5H 6H 8H is no meld" in events[0].detail and "7H" in events[0].candidates
+        events = t.tracker.confirm(events[0].seq, events[0].cards[0])
+    assert sorted(asked) == ["5H", "8H"]
     illegal = [e for e in events if e.kind == "irregularity"]
     assert illegal and "8H" in illegal[0].detail and illegal[0].flagged
     t2 = Table()

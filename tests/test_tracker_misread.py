@@ -94,3 +94,20 @@ def test_an_answer_that_unsettles_the_window_reads_on_and_a_move_then_ends_the_h
     assert t.confirm(question.seq, "KC") == [] and t.needs_frames
     [end] = t.update(20, [], still=False)
     assert end.kind == "hand_end" and end.needs_confirmation and end.result is None and "KC" in end.candidates
+
+
+def test_a_card_read_surely_as_one_that_makes_its_group_no_meld_is_asked_about_before_the_meld_is_flagged():
+    """Rendered seed 134: 3C read surely as 3S in a run of clubs made it an illegal meld, flagged under §14.7.
+    The tracker asks about the card that spoils the group, offering the cards that would make it a meld."""
+    from tests.test_tracker import Table, knock_and_lay_out
+
+    t = Table()
+    melds = [("5H", "6H", "7H"), ("QS", "QD", "QC"), ("3C", "4C", "5C")]
+    knock_and_lay_out(t, [], [])
+    [question] = t.lay(0, melds, ["AS"], overrides={"3C": ("3S", 0.97, ())})
+    assert question.kind == "reading" and question.cards == ("3S",) and question.needs_confirmation
+    assert question.candidates[:2] == ("3S", "3C") and "6C" in question.candidates
+    assert "3S 4C 5C is no meld" in question.detail
+    [layout] = t.tracker.confirm(question.seq, "3C")
+    assert layout.describe() == "#5 layout Anna 5H 6H 7H QS QD QC 3C 4C 5C AS"
+    assert not any(e.kind == "irregularity" for e in t.tracker.events)

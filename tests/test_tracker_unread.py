@@ -225,6 +225,51 @@ def test_a_knockers_layout_a_card_short_with_a_gap_in_a_run_asks_for_the_card_in
     assert not any(e.kind == "irregularity" for e in tracker.events)
 
 
+def test_a_knockers_layout_a_card_short_asks_for_the_card_at_an_end_of_the_group_it_completes():
+    """Seed 314: Ann's 6S, first of her fanned set 6S 6H 6C, is never read nor seen. When Ben lays out, her
+    layout holds 9 cards with no gap: the tracker asks which card lies before 6H (6S or 6D would make the
+    pair a set), and on "no card here" after 6C, rather than take her knock as a 9-card one (§14.11)."""
+    tracker = GinTracker(("Ann", "Ben"), dealer="Ben", zones=ZONES, options=TrackerOptions(window=2, quorum=2))
+    ann, ben = ZONES.seat_zone(0), ZONES.seat_zone(1)
+    y = ann.rect[1] + 6.5
+    laid = [Sighting(code, 0.95, x, y, ann.name) for code, x in
+            (("2D", 5), ("3D", 7), ("4D", 9), ("AC", 21), ("2C", 23), ("3C", 25), ("4C", 27), ("6H", 41), ("6C", 43))]
+    assert [e.kind for e in still(tracker, 1, laid)] == ["knock"]  # 9 cards: she may not be done
+    bens = [Sighting(code, 0.95, x, ben.rect[1] + 6.5, ben.name) for code, x in (("7H", 5), ("7D", 7), ("7S", 9))]
+    [first] = still(tracker, 3, laid + bens)
+    assert first.kind == "reading" and first.zone == ann.name and first.cards == (UNREAD,)
+    assert first.position == (39.0, y) and first.candidates == ("6S", "6D") and "before 6H" in first.detail
+    [second] = tracker.confirm(first.seq, "NONE")  # the players see no card there: the other end is asked about
+    assert second.position == (45.0, y) and second.candidates == ("6S", "6D") and "after 6C" in second.detail
+    [layout] = tracker.confirm(second.seq, "6S")
+    assert layout.player == "Ann" and ("6H", "6C", "6S") in layout.melds and layout.cards == ()
+    assert not any(e.kind == "irregularity" for e in tracker.events)
+
+
+def test_an_opponents_layout_a_card_short_asks_for_the_card_at_an_end_of_a_group_that_is_no_meld():
+    """Fresh seed 319: Ben's 5C, last of his set 5S 5H 5C, is never read, so his layout stays a card short
+    and the hand ended waiting for it. The tracker asks at the ends of the pair (not at his runs' ends: he
+    may still be laying out), and his answer completes the layout and the hand."""
+    tracker = GinTracker(("Ann", "Ben"), dealer="Ben", zones=ZONES, options=TrackerOptions(window=2, quorum=2))
+    ann, ben = ZONES.seat_zone(0), ZONES.seat_zone(1)
+    y, by = ann.rect[1] + 6.5, ben.rect[1] + 6.5
+    laid = [Sighting(code, 0.95, x, y, ann.name) for code, x in
+            (("AS", 5), ("AD", 7), ("AC", 9), ("4S", 25), ("4H", 27), ("4C", 29), ("6C", 45), ("7C", 47), ("8C", 49))]
+    laid.append(Sighting("3S", 0.95, 4, y + 9.7, ann.name))
+    assert [e.kind for e in still(tracker, 1, laid)] == ["knock", "layout"]
+    bens = [Sighting(code, 0.95, x, by, ben.name) for code, x in
+            (("5S", 5), ("5H", 7), ("5D", 25), ("6D", 27), ("7D", 29), ("8D", 31), ("9D", 33))]
+    bens += [Sighting("2C", 0.95, 4, by + 9.7, ben.name), Sighting("KH", 0.95, 12, by + 9.7, ben.name)]
+    [first] = still(tracker, 3, laid + bens)
+    assert first.zone == ben.name and first.position == (3.0, by) and first.candidates == ("5C",)
+    assert "Ben's layout shows 9 cards" in first.detail and "before 5S" in first.detail
+    [second] = tracker.confirm(first.seq, "NONE")
+    assert second.position == (9.0, by) and "after 5H" in second.detail
+    layout, end = tracker.confirm(second.seq, "5C")
+    assert layout.player == "Ben" and ("5S", "5H", "5C") in layout.melds and set(layout.cards) == {"2C", "KH"}
+    assert end.kind == "hand_end" and end.result.winner == "Ann" and not end.needs_confirmation
+
+
 def test_a_layout_card_read_in_half_the_frames_and_seen_unread_in_the_others_is_asked_about_not_waited_on():
     """Anna's 7H is read in three still frames of six and seen unread at its place in the other three:
     one card, doubtful. The tracker asks about it instead of waiting for a window that never settles
