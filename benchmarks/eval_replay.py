@@ -50,18 +50,6 @@ def _one(job: tuple) -> HandReplay:
     return next(iter(replay_gin([seed], size, answer, deck=deck, design=design, model_dir=model_dir, record=record)))
 
 
-def learned_deck(design: str, model_dir: Path | None, seed: int = 9):
-    """``design`` learned from two rendered layout photos (what the players would photograph)."""
-    import numpy as np
-
-    from vision.learn_deck import learn_deck
-    from vision.recognizer import Recognizer
-    from vision.train.layout import layout_photos
-
-    photos = layout_photos(design, np.random.default_rng(seed))
-    return learn_deck(Recognizer(model_dir, threads=1), photos, "replay", progress=print)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--hands", type=int, default=len(ACCEPTANCE_SEEDS), help="how many hands of the fixed set")
@@ -89,6 +77,8 @@ def main() -> None:
     design = args.design or HELDOUT_DESIGNS[0]
     deck = None
     if args.learn_deck:
+        from vision.train.layout import learned_deck
+
         with Pool(1) as learner:  # onnxruntime in this process would hang the forked workers below
             deck = learner.apply(learned_deck, (design, args.model_dir))
     width, height = (int(v) for v in args.size.split("x"))
