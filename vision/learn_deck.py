@@ -7,6 +7,10 @@ row A 2 3 4 5 6 7 8 9 10 J Q K from left to right. Photograph the rows from
 above. One photo may hold all four rows, or several photos may each hold one
 or more whole rows in that order (photo 1 spades and hearts, photo 2 diamonds
 and clubs).
+For games with jokers, the deck's jokers may be photographed too, upright and
+apart in one row, from the same height (:func:`read_jokers`): a design whose
+jokers show a sign or a word where the other cards hold their index then reads
+them as the joker.
 
 The detector finds the corner indices; the upright ones are the cards' top
 left indices, which give the grid; each card's turned-over bottom-right index
