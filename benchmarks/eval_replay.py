@@ -51,22 +51,17 @@ def _one(job: tuple) -> HandReplay:
     return next(iter(replay_gin([seed], size, answer, deck=deck, design=design, model_dir=model_dir, record=record)))
 
 
-def learned_deck(design: str, model_dir: Path | None, record: Path | None = None, seed: int = 9):
-    """``design`` learned from two rendered layout photos (what the players would photograph); with
-    ``record`` (the recordings' folder) the deck is kept there as ``rummyref learn-deck`` saves it, and a
-    later run loads it rather than learn it again."""
-    import numpy as np
-
+def recorded_deck(design: str, model_dir: Path | None, record: Path | None = None):
+    """``design`` learned as the players teach it (:func:`vision.train.layout.learned_deck`); with ``record``
+    (the recordings' folder) the deck is kept there as ``rummyref learn-deck`` saves it, and a later run
+    loads it rather than learn it again."""
     from vision.decks import DeckProfile
-    from vision.learn_deck import learn_deck
-    from vision.recognizer import Recognizer
-    from vision.train.layout import layout_photos
+    from vision.train.layout import learned_deck
 
     if record is not None and DeckProfile.path("replay", record).is_file():
         print(f"deck learned before: {DeckProfile.path('replay', record)}")
         return DeckProfile.load("replay", record)
-    photos = layout_photos(design, np.random.default_rng(seed))
-    deck = learn_deck(Recognizer(model_dir, threads=1), photos, "replay", progress=print)
+    deck = learned_deck(design, model_dir)
     if record is None:
         return deck
     deck.save(record)
@@ -107,7 +102,7 @@ def main() -> None:
     deck = None
     if args.learn_deck:
         with Pool(1) as learner:  # onnxruntime in this process would hang the forked workers below
-            deck = learner.apply(learned_deck, (design, args.model_dir, record))
+            deck = learner.apply(recorded_deck, (design, args.model_dir, record))
     seeds = list(range(args.first, args.first + args.hands))
     start = time.perf_counter()
     done: list[HandReplay] = []

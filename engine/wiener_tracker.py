@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter, defaultdict
+from statistics import median
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -120,27 +121,29 @@ class WienerTracker(GinTracker):
         """Each copy of a card in a zone keeps its own votes: the readings of a code are grouped by
         place over the window, the copy read most often keeps the plain code, a further copy gets a star.
         (Split by confidence per frame instead, the two copies' readings would mix and their median
-        place would lie between them, breaking the melds they belong to.)"""
-        readings: dict[tuple[str, str], list[tuple[int, Sighting]]] = defaultdict(list)
+        place would lie between them, breaking the melds they belong to.) Two places of a code closer
+        than :data:`NAMED_APART_CM`, one of them named so by the players, are one card (:func:`_named_twice`)."""
+        readings: dict[tuple[str, str], list[tuple[int, Sighting, bool]]] = defaultdict(list)
         for index, (_, sightings) in enumerate(self._window):
             for raw in sightings:
                 if raw.zone is not None:
                     s = self._corrected(raw)
                     if s.code != NOTHING:
-                        readings[(s.zone, s.code)].append((index, s))
+                        readings[(s.zone, s.code)].append((index, s, s.code != raw.code))
         votes: dict[tuple[str, str], list[Sighting]] = {}
         for (zone, code), seen in readings.items():
-            places: list[list[tuple[int, Sighting]]] = []
-            for index, s in seen:
+            places: list[list[tuple[int, Sighting, bool]]] = []
+            for index, s, named in seen:
                 place = next((p for p in places if math.dist((p[0][1].x, p[0][1].y), (s.x, s.y))
                               <= self.options.confirm_radius_cm), None)
                 if place is None:
                     places.append(place := [])
-                place.append((index, s))
-            places.sort(key=lambda p: (-len({i for i, _ in p}), p[0][1].x, p[0][1].y))
+                place.append((index, s, named))
+            places = _named_twice(places)
+            places.sort(key=lambda p: (-len({i for i, _, _ in p}), p[0][1].x, p[0][1].y))
             for copy, place in enumerate(places):
                 best: dict[int, Sighting] = {}
-                for index, s in place:
+                for index, s, _ in place:
                     if index not in best or s.confidence > best[index].confidence:
                         best[index] = s
                 votes[(zone, code + _TWICE * copy)] = list(best.values())
@@ -372,6 +375,38 @@ class WienerTracker(GinTracker):
             return events
         events.append(self._emit("hand_end", frame_id, penalties=result.penalties, detail=result.explanation))
         return events
+
+
+NAMED_APART_CM = 1.6
+"""One card may be read at two places about 1.5 cm apart (its index, and its face further along the fan),
+and the players, asked about each, name it twice; two cards of a fan lie a fan step (about 2 cm) apart."""
+
+
+def _named_twice(places: list[list[tuple[int, Sighting, bool]]]) -> list[list[tuple[int, Sighting, bool]]]:
+    """Places of one code in one zone (readings: window index, sighting, named by the players) with two
+    places joined where they lie closer than :data:`NAMED_APART_CM` and the players named one of them:
+    the same card asked about twice, not the second copy (a misjoin leaves the area a card short, to be
+    waited on or asked about, never a card too many).
+
+    >>> at = lambda x, named: [(0, Sighting("JK", 0.9, x, 6.0, "seat0"), named)]
+    >>> [len(p) for p in _named_twice([at(25.9, True), at(27.3, True), at(40.0, True)])]
+    [2, 1]
+    >>> [len(p) for p in _named_twice([at(25.9, False), at(27.3, False)])]  # two copies read, none named
+    [1, 1]
+    """
+    def centre(place: list[tuple[int, Sighting, bool]]) -> tuple[float, float]:
+        return median(s.x for _, s, _ in place), median(s.y for _, s, _ in place)
+
+    joined: list[list[tuple[int, Sighting, bool]]] = []
+    for place in places:
+        named = any(n for _, _, n in place)
+        twin = next((j for j in joined if (named or any(n for _, _, n in j))
+                     and math.dist(centre(j), centre(place)) < NAMED_APART_CM), None)
+        if twin is None:
+            joined.append(list(place))
+        else:
+            twin += place
+    return joined
 
 
 def _card_code(code: str) -> str:

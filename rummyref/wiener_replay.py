@@ -5,7 +5,8 @@ plays the round and says what lies where in every frame; :class:`WienerFilm` pho
 frame with :class:`~rummyref.render_game.GameRenderer` (the held-out deck design the Gin replay
 uses, with its joker faces; the 100 x 80 cm table of 2-6 seats) and reads it with the same
 :class:`~rummyref.pipeline.TableReader` as a live table (markers, motion, recognizer, zones;
-``JK`` readings kept as jokers). The readings go to a :class:`~engine.wiener_tracker.WienerTracker`,
+``JK`` readings kept as jokers; with ``replay --learn-deck`` the recognizer reads with the deck
+learned first from rendered photos of its layout and its jokers, :func:`vision.train.layout.learned_deck`). The readings go to a :class:`~engine.wiener_tracker.WienerTracker`,
 whose questions the simulated players answer as in the readings-only path
 (:func:`engine.simulate.feed`), and the round is scored by the same rules
 (:func:`rummyref.simulated_replay.replay_wiener`): ``agree``, ``wrong`` (a committed result that

@@ -31,6 +31,9 @@ def test_bad_simulate_arguments_are_named(capsys) -> None:
     assert "SOURCE is missing" in capsys.readouterr().err
     assert main(["replay", "--simulate", "1", "--game", "tiles", "--seats", "5"]) == 2
     assert "--seats 2-4" in capsys.readouterr().err
+    for unread in (["--game", "wiener"], ["--game", "tiles", "--render"]):   # no cards photographed to learn from
+        assert main(["replay", "--simulate", "1", "--learn-deck", *unread]) == 2
+        assert "--learn-deck is for --simulate N with Gin, or Wiener with --render" in capsys.readouterr().err
 
 
 def test_simulated_wiener_rounds_print_one_line_each_and_a_summary(capsys) -> None:

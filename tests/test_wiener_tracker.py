@@ -278,3 +278,18 @@ def test_a_card_taken_from_the_pile_and_not_laid_out_is_flagged():
     t2.update(5, [Sighting("BACK", 0.95, *pile, "discard")] + ben, still=True)
     events = t2.update(6, [Sighting("BACK", 0.95, *pile, "discard")] + ann + ben + [s for s in _others() if s.zone != "seat1"], still=True)
     assert [(e.kind, e.player, e.cards, e.flagged) for e in events if "took" in e.detail] == [("irregularity", "Ann", ("KD",), True)]
+
+
+def test_one_card_read_at_two_nearby_places_and_named_twice_is_one_card():
+    """Rendered seed 3: Cleo's joker in a fan was seen unread at two places 1.4 cm apart; the players
+    named both the joker, and the tracker kept two jokers (11 cards) and never settled."""
+    t = _knocked_by_ann()
+    ann = [s for s in _ann_lays(["4D 5D JK 7D 8D", "9C 9H 9S"], ["2H", "3S"]) if s.code != "JK"]
+    joker = 6.0 + 2.0 * 2
+    unread = [Sighting("UNREAD", 0.3, joker + dx, 65.0, "seat0", candidates=("6D", "JK")) for dx in (-0.7, 0.7)]
+    questions = t.update(2, t.back + ann + unread + _others(), still=True)
+    assert [(e.kind, e.position) for e in questions] == [("reading", (joker - 0.7, 65.0)), ("reading", (joker + 0.7, 65.0))]
+    events = [e for q in questions for e in t.confirm(q.seq, "JK")]
+    layout = next(e for e in events if e.kind == "layout" and e.player == "Ann")
+    assert sorted(layout.melds) == [("4D", "5D", "JK", "7D", "8D"), ("9C", "9H", "9S")] and sorted(layout.cards) == ["2H", "3S"]
+    assert events[-1].kind == "hand_end" and not events[-1].needs_confirmation and events[-1].penalties[0] == 5

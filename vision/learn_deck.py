@@ -7,6 +7,10 @@ row A 2 3 4 5 6 7 8 9 10 J Q K from left to right. Photograph the rows from
 above. One photo may hold all four rows, or several photos may each hold one
 or more whole rows in that order (photo 1 spades and hearts, photo 2 diamonds
 and clubs).
+For games with jokers, the deck's jokers may be photographed too, upright and
+apart in one row, from the same height (:func:`read_jokers`): a design whose
+jokers show a sign or a word where the other cards hold their index then reads
+them as the joker.
 
 The detector finds the corner indices; the upright ones are the cards' top
 left indices, which give the grid; each card's turned-over bottom-right index
@@ -37,7 +41,7 @@ from typing import Callable
 import cv2
 import numpy as np
 
-from engine.cards import SUITS, Card
+from engine.cards import JOKER_CODE, SUITS, Card
 from vision.deck_scenes import LaidCard, layout_deck, scene_negatives
 from vision.deck_head import FEATURES, Adam, ConvHead, fit_conv_head, shipped_blocks, softmax
 from vision.decks import DeckProfile
@@ -192,8 +196,45 @@ def bottom_indices(tops: list[LabelledIndex], turned: list[IndexCandidate]) -> l
     return found
 
 
+def read_jokers(recognizer: Recognizer, frame: np.ndarray, offset: tuple[float, float], photo: str) -> list[LabelledIndex]:
+    """Label the jokers of a photo of the deck's jokers laid upright and apart, as the layout's rows are.
+
+    A joker's corners hold a star, a word or a suit sign where the other cards hold their index, and
+    the shipped classifier may call them "not an index". So they are told by place, not by reading:
+    an upright candidate of the detector with a turned one at ``offset`` (the layout's top-left to
+    bottom-right index offset, :func:`bottom_indices`; the photo taken from the layout photos' height)
+    are a joker's two corners, the stronger pairs first.
+    """
+    candidates, _ = recognizer.detect(frame)
+    candidates = strongest_apart(candidates, lambda c: c, lambda c: c.heat)
+    upright = sorted((c for c in candidates if abs(c.angle) < math.radians(40)), key=lambda c: -c.heat)
+    turned = [c for c in candidates if abs(c.angle) > math.radians(140)]
+    reach = PARTNER_TOLERANCE * math.hypot(*offset)
+    labelled: list[LabelledIndex] = []
+    for top in upright:
+        expected = (top.x + offset[0], top.y + offset[1])
+        bottom = min(turned, key=lambda t: math.hypot(t.x - expected[0], t.y - expected[1]), default=None)
+        if bottom is not None and math.hypot(bottom.x - expected[0], bottom.y - expected[1]) < reach \
+                and not any(math.hypot(top.x - j.candidate.x, top.y - j.candidate.y) < reach for j in labelled):
+            turned.remove(bottom)
+            labelled += [LabelledIndex(JOKER_CODE, top), LabelledIndex(JOKER_CODE, bottom)]
+    if not labelled:
+        raise LayoutError(f"{photo}: found no joker's two corners; lay the jokers upright and apart in one row, "
+                          "and photograph them from the height of the layout photos")
+    return labelled
+
+
+def _offset(laid: list[LaidCard]) -> tuple[float, float]:
+    """The median offset from a card's top-left to its bottom-right index over the layout's cards."""
+    dx, dy = np.median([(c.bottom.x - c.top.x, c.bottom.y - c.top.y) for c in laid], axis=0)
+    return float(dx), float(dy)
+
+
 def _patches(frame: np.ndarray, labelled: list[LabelledIndex], rng: np.random.Generator, variants: int,
-             negatives: int) -> tuple[np.ndarray, np.ndarray]:
+             negatives: int, turned_negatives: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """Patches of the labelled indices (``variants`` jittered ones each) and "not an index" ones: each index
+    turned upside down (not with ``turned_negatives=False``: a joker's corner sign may look the same turned),
+    the middle of each card, and ``negatives`` places elsewhere in the photo."""
     patches, classes = [], []
     for item in labelled:
         c = item.candidate
@@ -204,8 +245,9 @@ def _patches(frame: np.ndarray, labelled: list[LabelledIndex], rng: np.random.Ge
             size = c.size * math.exp(rng.normal(0, 0.12 * strength))
             patches.append(index_patch(frame, (c.x + shift[0], c.y + shift[1]), angle, size))
             classes.append(class_of(item.card))
-        patches.append(index_patch(frame, (c.x, c.y), c.angle + math.pi, c.size))
-        classes.append(NONE_CLASS)
+        if turned_negatives:
+            patches.append(index_patch(frame, (c.x, c.y), c.angle + math.pi, c.size))
+            classes.append(NONE_CLASS)
     # The middle of each card (between its two indices): pips and court artwork, which the
     # refitted layer must keep calling "not an index", turned like the card's indices.
     corners: dict[str, list[IndexCandidate]] = {}
@@ -290,10 +332,12 @@ times the time, 100 steps of 128 0.899; refitting the last block only (200 steps
 
 def learn_deck(recognizer: Recognizer, photos: list[tuple[str, np.ndarray]], name: str, seed: int = 0,
                variants: int = 12, scenes: int = TABLE_SCENES, steps: int = FIT_STEPS, refit_blocks: bool = True,
-               progress: Callable[[str], None] = lambda line: None) -> DeckProfile:
+               progress: Callable[[str], None] = lambda line: None,
+               jokers: list[tuple[str, np.ndarray]] = ()) -> DeckProfile:
     """Read the guided layout from ``photos`` (name, BGR frame) and fit a :class:`DeckProfile`: the classifier's
     last convolution blocks and layer, or with ``refit_blocks=False`` its last layer only (as before session 6;
-    for comparison)."""
+    for comparison). ``jokers`` are photos of the deck's jokers (:func:`read_jokers`): their corners are
+    learned as the joker, which a design with its own joker faces needs (Wiener Rummy plays with them)."""
     # Before the slow part: a model that does not expose its blocks is an error.
     blocks = shipped_blocks(recognizer.classifier) if refit_blocks else ()
     rng = np.random.default_rng(seed)
@@ -314,6 +358,14 @@ def learn_deck(recognizer: Recognizer, photos: list[tuple[str, np.ndarray]], nam
     if first != len(LAYOUT_ORDER):
         raise LayoutError(f"the photos show {first} cards of the layout; all {len(LAYOUT_ORDER)} are needed "
                           "(four rows: spades, hearts, diamonds, clubs)")
+    offset = _offset([card for _, cards in laid for card in cards])
+    for photo, frame in jokers:
+        labelled = read_jokers(base, frame, offset, photo)
+        progress(f"{photo}: the two corners of {len(labelled) // 2} jokers")
+        patches, classes = _patches(frame, labelled, rng, variants, negatives=40 * len(labelled) // 13,
+                                    turned_negatives=False)
+        all_patches.append(_camera_variants(patches, rng))
+        all_classes.append(classes)
     if scenes:
         progress(f"looking for indices in {scenes} rendered table scenes of the deck")
         negatives = scene_negatives(base, layout_deck(laid, name), rng, scenes)

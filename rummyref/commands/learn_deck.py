@@ -22,6 +22,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "`rummyref run ... --deck NAME` and `rummyref recognize --deck NAME`.")
     parser.add_argument("photos", nargs="+", metavar="PHOTO", help="photos of the layout, rows in order")
     parser.add_argument("--name", required=True, help="name to store the deck under (letters, digits, _ . -)")
+    parser.add_argument("--jokers", nargs="+", default=[], metavar="PHOTO",
+                        help="photos of the deck's jokers, laid upright and apart in one row and photographed from the "
+                             "height of the layout photos: their corners are learned as the joker (for games played "
+                             "with jokers, such as Wiener Rummy, when the deck's jokers are not read)")
     parser.add_argument("--model-dir", type=Path, help="directory with the ONNX models")
     parser.add_argument("--threads", type=int, default=1, help="inference threads (default 1)")
     parser.add_argument("--table-scenes", type=int, default=None, metavar="N",
@@ -43,8 +47,10 @@ def run(args: argparse.Namespace) -> int:
         if scenes < 0:
             raise ValueError(f"--table-scenes must be 0 or more, got {scenes}")
         photos = [(name, load_image(name)) for name in args.photos]
+        jokers = [(name, load_image(name)) for name in args.jokers]
         recognizer = Recognizer(model_dir=args.model_dir, threads=args.threads)
-        profile = learn_deck(recognizer, photos, args.name, scenes=scenes, progress=lambda line: print(line, flush=True))
+        profile = learn_deck(recognizer, photos, args.name, scenes=scenes, progress=lambda line: print(line, flush=True),
+                             jokers=jokers)
     except (ImageLoadError, LayoutError, FileNotFoundError, ValueError) as error:
         print(f"rummyref: {error}", file=sys.stderr)
         if isinstance(error, LayoutError):

@@ -35,6 +35,10 @@ def register(subparsers) -> None:
                         help="with --simulate --game tiles or wiener: photograph the table (--size; tiles: held-out "
                         "font, read by the tile reader; wiener: held-out deck design with jokers, read by the card "
                         "recognizer through the same table reader as Gin) instead of simulated readings")
+    parser.add_argument("--learn-deck", action="store_true",
+                        help="with --simulate (Gin, or Wiener with --render): the players first teach the referee "
+                        "their deck, as `rummyref learn-deck` does (rendered photos of the guided layout; for Wiener "
+                        "also of the deck's jokers), and the hands are read with it")
     parser.add_argument("--still-frames", type=int, default=3,
                         help="with --render: still frames photographed and read per turn (the last ones; the tracker "
                         "settles the table on 3 complete readings in a row, 2 of them agreeing)")
@@ -69,6 +73,10 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if args.render and (args.simulate is None or args.game == "gin"):
         print("rummyref replay: --render is for --simulate N --game tiles or wiener (Gin is always rendered)", file=sys.stderr)
+        return 2
+    if args.learn_deck and (args.simulate is None or args.game == "tiles" or (args.game == "wiener" and not args.render)):
+        print("rummyref replay: --learn-deck is for --simulate N with Gin, or Wiener with --render (cards photographed)",
+              file=sys.stderr)
         return 2
     if args.simulate is not None:
         if args.source:
@@ -160,7 +168,7 @@ def _simulate(args: argparse.Namespace) -> int:
     if args.game == "wiener":
         return _simulate_wiener(args, seeds, size)
     done = []
-    for hand in replay_gin(seeds, size, args.answer, args.threads, progress):
+    for hand in replay_gin(seeds, size, args.answer, args.threads, progress, deck=_learned(args, jokers=False)):
         done.append(hand)
         data = hand.to_json()
         _out(args, data, f"seed {hand.seed} {hand.outcome}: {_verdict(data)} (truth {data['truth']}, "
@@ -170,6 +178,15 @@ def _simulate(args: argparse.Namespace) -> int:
                         f"wrong results committed, {figures['hands_with_questions']} hands asked the players "
                         f"({figures['questions']} questions)")
     return 0
+
+
+def _learned(args: argparse.Namespace, jokers: bool):
+    """With ``--learn-deck``: the replay's deck design as the players teach it (progress on stderr), else None."""
+    if not args.learn_deck:
+        return None
+    from vision.train.layout import learned_deck
+
+    return learned_deck(None, jokers=jokers, progress=lambda text: print(text, file=sys.stderr, flush=True))
 
 
 def _out(args: argparse.Namespace, data: dict, text: str) -> None:
@@ -221,7 +238,7 @@ def _simulate_wiener(args: argparse.Namespace, seeds: range, size: tuple[int, ..
         from rummyref.wiener_replay import WienerFilm
         from vision.recognizer import Recognizer
 
-        film = WienerFilm(Recognizer(threads=args.threads), (size[0], size[1]))
+        film = WienerFilm(Recognizer(threads=args.threads).with_deck(_learned(args, jokers=True)), (size[0], size[1]))
     rounds = []
     for seed in seeds:
         if film:

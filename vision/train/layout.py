@@ -2,7 +2,8 @@
 
 Four rows of 13 upright cards (spades, hearts, diamonds, clubs; A..K) of one
 design on a random table, each card slightly turned and shifted as a person
-lays them, photographed with the synth package's camera effects.
+lays them, photographed with the synth package's camera effects; the design's
+jokers in one more such row (:func:`render_jokers`).
 """
 
 from __future__ import annotations
@@ -18,21 +19,44 @@ from vision.learn_deck import LAYOUT_ORDER, ROW_LENGTH
 def render_layout(design: str, rng: np.random.Generator, rows: int = 4, first_row: int = 0,
                   width: int = 1920, effects: float = 0.6) -> np.ndarray:
     """A BGR photo of ``rows`` rows of the layout starting at row ``first_row``."""
-    from vision.synth.backgrounds import random_table
     from vision.synth.decks import load_deck
-    from vision.synth.effects import photograph
 
     deck = load_deck(design)
+    codes = LAYOUT_ORDER[first_row * ROW_LENGTH:(first_row + rows) * ROW_LENGTH]
+    return _photograph_rows(deck, [[deck.faces[code] for code in codes[k:k + ROW_LENGTH]]
+                                   for k in range(0, len(codes), ROW_LENGTH)], rng, width, effects)
+
+
+def render_jokers(design: str, rng: np.random.Generator, width: int = 1920, effects: float = 0.6) -> np.ndarray:
+    """A BGR photo of the design's jokers in one row, upright, laid and photographed as the layout's rows.
+
+    >>> render_jokers("kde/jolly-royal", np.random.default_rng(0))
+    Traceback (most recent call last):
+    ...
+    ValueError: deck design kde/jolly-royal has no jokers
+    """
+    from vision.synth.decks import load_deck
+
+    deck = load_deck(design)
+    if not deck.jokers:
+        raise ValueError(f"deck design {design} has no jokers")
+    return _photograph_rows(deck, [list(deck.jokers)], rng, width, effects)
+
+
+def _photograph_rows(deck, rows: list[list], rng: np.random.Generator, width: int, effects: float) -> np.ndarray:
+    """``rows`` of card faces laid upright from the left at the layout's pitch, on a random table, photographed."""
+    from vision.synth.backgrounds import random_table
+    from vision.synth.effects import photograph
+
     face_w, face_h = deck.card_size
     pitch = width / (ROW_LENGTH + 0.6)
     scale = pitch / (face_w * 1.12)
     card_h = face_h * scale
-    height = int(round(card_h * 1.15 * rows + card_h * 0.4))
+    height = int(round(card_h * 1.15 * len(rows) + card_h * 0.4))
     image = random_table(rng, width, height).astype(np.float32)
-    for row in range(rows):
-        for column in range(ROW_LENGTH):
-            code = LAYOUT_ORDER[(first_row + row) * ROW_LENGTH + column]
-            face = deck.faces[code].image
+    for row, faces in enumerate(rows):
+        for column, card in enumerate(faces):
+            face = card.image
             cx = pitch * (column + 0.8) + rng.normal(0, 0.03) * pitch
             cy = card_h * (0.7 + 1.15 * row) + rng.normal(0, 0.03) * card_h
             turn = math.radians(rng.normal(0, 3))
@@ -51,6 +75,22 @@ def layout_photos(design: str, rng: np.random.Generator, effects: float = 0.6) -
     hearts, then diamonds and clubs), named as :func:`vision.learn_deck.learn_deck` takes them."""
     return [(f"rows {first + 1}-{first + 2}", render_layout(design, rng, rows=2, first_row=first, effects=effects))
             for first in (0, 2)]
+
+
+def learned_deck(design: str | None, model_dir=None, seed: int = 9, jokers: bool = False, progress=print):
+    """``design`` (default the first held-out design, the one the replays photograph) learned as the players
+    of a simulated game teach it before they play (``rummyref learn-deck``): from two rendered layout photos
+    (:func:`layout_photos`) and, with ``jokers``, a photo of the design's jokers (:func:`render_jokers`; for
+    games played with them), read with the models in ``model_dir``."""
+    from vision.learn_deck import learn_deck
+    from vision.recognizer import Recognizer
+    from vision.synth.decks import HELDOUT_DESIGNS
+
+    design = design or HELDOUT_DESIGNS[0]
+    rng = np.random.default_rng(seed)
+    photos = layout_photos(design, rng)
+    joker_photos = [("jokers", render_jokers(design, rng))] if jokers else []
+    return learn_deck(Recognizer(model_dir, threads=1), photos, "replay", progress=progress, jokers=joker_photos)
 
 
 def write_layout_photos(directory, names: tuple[str, str], design: str = "kde/jolly-royal", seed: int = 21) -> list[str]:
