@@ -11,8 +11,8 @@ import pytest
 from engine.cards import PALETTES, RUMMIKUB, parse_tile
 from engine.tiles import TileRules, group_of
 from rummyref.cli import main
-from vision.synth.tiles import (HELDOUT_FONT, TileSceneParams, deal_rows, render_learning_layout, render_tile_scene,
-                                tile_fonts)
+from vision.synth.tiles import (HELDOUT_FONT, TileSceneParams, TileStyle, deal_rows, render_learning_layout,
+                                render_tile_scene, tile_fonts)
 from vision.tiles.evaluation import match, score_scene
 from vision.tiles.grouping import Placed, rows
 import vision.tiles.reader as reader_module
@@ -33,6 +33,21 @@ def test_rendered_tiles_are_codes_of_their_palette_and_the_held_out_font_is_neve
             parse_tile(tile.code, PALETTES[palette])
             assert tile.outline.shape == (4, 2) and 0.0 <= tile.visible <= 1.0
         assert sorted(i for row in scene.rows for i in row) == [i for i, t in enumerate(scene.tiles) if t.row >= 0]
+
+
+def test_no_face_of_the_held_out_family_is_trained_on_and_only_training_sets_reshape_their_digits():
+    family = HELDOUT_FONT.split("-")[0]
+    assert not [font for font in tile_fonts("train") if font.startswith(family)]
+    trained = [TileStyle.random(np.random.default_rng(seed), "rummikub", tile_fonts("train"), vary_glyphs=True)
+               for seed in range(100)]
+    assert {s.stretch != 1.0 for s in trained} == {True, False} and any(s.slant for s in trained)
+    assert any(s.thin for s in trained)
+    # the evaluation's sets draw the same numbers as before glyph shapes were added: same tables
+    for seed in range(10):
+        plain = TileStyle.random(np.random.default_rng(seed), "rummikub", (HELDOUT_FONT,))
+        varied = TileStyle.random(np.random.default_rng(seed), "rummikub", (HELDOUT_FONT,), vary_glyphs=True)
+        assert (plain.stretch, plain.slant, plain.thin) == (1.0, 0.0, 0)
+        assert plain.face == varied.face and plain.bold == varied.bold and plain.cue == varied.cue
 
 
 def test_dealt_rows_without_mixing_are_combinations_the_engine_accepts():
