@@ -17,7 +17,7 @@ and, sometimes, a hand over the tiles.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -39,9 +39,20 @@ TRAIN_FONTS = ("DejaVuSans-Bold", "DejaVuSansCondensed-Bold", "DejaVuSerif-Bold"
                "LiberationSansNarrow-Bold", "LiberationSerif-Bold", "FreeSansBold", "FreeSerifBold",
                "NimbusSans-Bold", "NimbusRoman-Bold", "URWBookman-Demi", "LiberationMono-Bold", "DejaVuSans",
                "C059-Bold", "P052-Bold", "NimbusSansNarrow-Bold", "DejaVuSerifCondensed-Bold", "DejaVuSansMono-Bold",
-               "NotoSansMono-Bold", "FreeSans", "LiberationSans-Regular")
+               "NotoSansMono-Bold", "FreeSans", "LiberationSans-Regular",
+               # session 7b: the rest of the installed faces with plain digits (obliques, light and
+               # regular weights, monospaced), so the digits' shapes vary more than the held-out font's
+               "DejaVuSans-BoldOblique", "DejaVuSansCondensed-BoldOblique", "DejaVuSerif-BoldItalic",
+               "DejaVuSansCondensed", "DejaVuSerif", "DejaVuSansMono", "LiberationSans-BoldItalic",
+               "LiberationSansNarrow-BoldItalic", "LiberationSansNarrow-Regular", "LiberationSerif-BoldItalic",
+               "LiberationSerif-Regular", "LiberationMono-Regular", "FreeSansBoldOblique", "FreeSerifBoldItalic",
+               "FreeSerif", "FreeMonoBold", "NimbusSans-Regular", "NimbusSans-BoldItalic", "NimbusSansNarrow-Regular",
+               "NimbusRoman-Regular", "NimbusMonoPS-Bold", "C059-Roman", "P052-Roman", "URWBookman-Light",
+               "URWBookman-DemiItalic", "NotoSansMono-Regular", "DroidSansFallbackFull")
 """More faces than any real set has: the held-out font's digits must look like some of them.
-(``URWGothic-Book`` is left out: the held-out font's family.)"""
+Left out: the held-out font's family (``URWGothic-*``), script, symbol and maths faces (``Z003``,
+``Symbola``, ``StandardSymbolsPS``, ``D050000L``, ``DejaVuMathTeXGyre``) and hairlines
+(``DejaVuSans-ExtraLight``)."""
 HELDOUT_FONT = "URWGothic-Demi"
 """Never used for training: the evaluation's font."""
 
@@ -102,6 +113,29 @@ def _glyph(font: str, text: str) -> np.ndarray:
     return mask[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
 
 
+def _shaped_glyph(font: str, text: str, stretch: float, slant: float, thin: int) -> np.ndarray:
+    """:func:`_glyph` condensed or extended by ``stretch``, sheared by ``slant`` and with
+    ``thin`` pixels eroded off its strokes (the plain glyph where all are neutral).
+
+    >>> plain = _glyph("DejaVuSans-Bold", "8")
+    >>> shaped = _shaped_glyph("DejaVuSans-Bold", "8", 0.8, 0.2, 1)
+    >>> shaped.shape[0] == plain.shape[0], bool(shaped.sum() < plain.sum())
+    (True, True)
+    """
+    glyph = _glyph(font, text)
+    if stretch == 1.0 and slant == 0.0 and thin == 0:
+        return glyph
+    h, w = glyph.shape
+    shear = slant * h
+    out_w = int(round(w * stretch + abs(shear))) + 2
+    # x' = stretch * x - slant * y (+ offset): the top leans right for a positive slant
+    matrix = np.float32([[stretch, -slant, max(shear, 0.0) + 1], [0, 1, 0]])
+    shaped = cv2.warpAffine(glyph, matrix, (out_w, h), flags=cv2.INTER_LINEAR)
+    if thin:
+        shaped = cv2.erode(shaped, np.ones((thin + 1, thin + 1), np.uint8))
+    return shaped
+
+
 @dataclass(frozen=True)
 class TileStyle:
     """How one tile set looks. ``aspect`` is width / height; ``number_y`` the number's centre
@@ -118,17 +152,32 @@ class TileStyle:
     ring: bool
     joker_glyph: bool
     bold: int
+    stretch: float = 1.0
+    """The digits' width against the font's (condensed below 1, extended above)."""
+    slant: float = 0.0
+    """Horizontal shear of the digits (italic-ish), as a fraction of their height."""
+    thin: int = 0
+    """Pixels eroded off the digits' strokes (at 96 px glyph height; light weights)."""
 
     @classmethod
-    def random(cls, rng: np.random.Generator, palette: str, fonts: tuple[str, ...]) -> "TileStyle":
+    def random(cls, rng: np.random.Generator, palette: str, fonts: tuple[str, ...],
+               vary_glyphs: bool = False) -> "TileStyle":
+        """A random set; ``vary_glyphs`` also stretches, slants and thins its digits (training
+        sets: more digit shapes than the fonts have; evaluation sets draw the fonts as they are,
+        and draw the same random numbers as before these were added)."""
         cue = str(rng.choice(["underline", "dot", "none"], p=[0.6, 0.3, 0.1]))
-        return cls(
+        style = cls(
             palette=palette, font=str(fonts[rng.integers(len(fonts))]),
             face=tuple(float(v) for v in np.float32(list(FACES.values())[rng.integers(len(FACES))]) * rng.uniform(0.97, 1.02, 3)),
             wood=bool(rng.random() < 0.25), aspect=float(rng.uniform(0.68, 0.8)),
             number_y=float(rng.uniform(0.33, 0.45)), number_height=float(rng.uniform(0.3, 0.4)),
             cue=cue, ring=bool(cue == "none" or rng.random() < 0.5), joker_glyph=bool(rng.random() < 0.5),
             bold=int(rng.integers(0, 3)))
+        if not vary_glyphs:
+            return style
+        thin = int(rng.integers(1, 4)) if style.bold == 0 and rng.random() < 0.3 else 0
+        return replace(style, stretch=float(rng.uniform(0.72, 1.2)) if rng.random() < 0.6 else 1.0,
+                       slant=float(rng.uniform(-0.1, 0.25)) if rng.random() < 0.35 else 0.0, thin=thin)
 
 
 def _paint(face: np.ndarray, mask: np.ndarray, x: float, y: float, colour: np.ndarray) -> None:
@@ -186,7 +235,7 @@ def draw_tile(rng: np.random.Generator, code: str, style: TileStyle) -> tuple[np
         mask = _joker_mask(style, size)
         glyph_w, glyph_h = size, size
     else:
-        glyph = _glyph(style.font, str(number))
+        glyph = _shaped_glyph(style.font, str(number), style.stretch, style.slant, style.thin)
         glyph_h = style.number_height * h
         glyph_w = glyph.shape[1] * glyph_h / glyph.shape[0]
         if glyph_w > 0.82 * w:     # two digits: narrower, never wider than the face
@@ -451,7 +500,7 @@ def render_tile_scene(rng: np.random.Generator, params: TileSceneParams | None =
     params = params or TileSceneParams()
     name = params.palette if params.palette != "any" else list(PALETTES)[rng.integers(len(PALETTES))]
     palette = PALETTES[name]
-    style = TileStyle.random(rng, name, tile_fonts(params.fonts))
+    style = TileStyle.random(rng, name, tile_fonts(params.fonts), vary_glyphs=params.fonts == "train")
     tile_h = float(rng.uniform(*params.tile_height))
     tiles, laid = _layout(rng, params, palette, tile_h, style.aspect, rows)
     return _photograph(rng, params, style, tiles, laid, tile_h)

@@ -28,6 +28,8 @@ from vision.tiles.patches import PATCH_HEIGHT, PATCH_WIDTH, jittered_patch, tile
 MIN_VISIBLE = 0.85
 """A tile at least this visible must be found and read; below IGNORE_VISIBLE it is "not a tile"."""
 IGNORE_VISIBLE = 0.5
+HARD_NUMBERS = frozenset({4, 5, 6, 8, 9})
+"""Numbers the classifier confuses most in unseen fonts (6/8/5/4, 6/9): one more cut each."""
 CLASSIFIER_WIDTHS = (16, 24, 48, 64)
 """Half the card classifier's widths: a tile face is simpler than a corner index."""
 
@@ -53,7 +55,8 @@ def classifier_samples(scene, rng: np.random.Generator, per_tile: int = 2) -> tu
     patches, classes = [], []
     for tile, annotation in zip(labels, scene.tiles):
         if tile.visible >= MIN_VISIBLE:
-            for _ in range(per_tile):
+            hard = annotation.code[1:].isdigit() and int(annotation.code[1:]) in HARD_NUMBERS
+            for _ in range(per_tile + hard):
                 patches.append(jittered_patch(image, (tile.x, tile.y), tile.angle, tile.height, rng))
                 classes.append(class_of(annotation.code))
             patches.append(jittered_patch(image, (tile.x, tile.y), tile.angle + math.pi, tile.height, rng))
