@@ -151,7 +151,7 @@ def feed(tracker, frames: Sequence[SimFrame], answer: bool = True, limit: int = 
                 committed.append(event)
                 continue
             reply = None
-            if answer and len(asked) < limit:
+            if answer and len(asked) < limit and tracker.awaits(event.seq):  # an earlier answer may have settled it
                 reply = frame.answer(event) if event.kind == "reading" else frame.answer_move(event)
             asked.append((event, reply or ""))
             if reply:

@@ -372,6 +372,11 @@ class GinTracker:
         """
         return not self._settled_still and self.phase != "over"
 
+    def awaits(self, seq: int) -> bool:
+        """True while the question ``seq`` waits for an answer: an answer or a move of the table can
+        settle or drop other open questions, and :meth:`confirm` refuses an answer to those."""
+        return seq in self._pending
+
     def confirm(self, seq: int, code: str) -> list[Event]:
         """Answer the ``needs_confirmation`` event ``seq``: the card there is ``code``; :data:`NOTHING`:
         no card lies there, so the readings at that place are dropped while the camera keeps making them."""

@@ -255,6 +255,9 @@ class WienerTracker(GinTracker):
         self._moves[event.seq] = question
         return [event]
 
+    def awaits(self, seq: int) -> bool:
+        return seq in self._moves or super().awaits(seq)
+
     def confirm(self, seq: int, code: str) -> list[Event]:
         """Answer question ``seq``: a card code for a ``reading``, one of the candidates for a ``move``."""
         if seq not in self._moves:

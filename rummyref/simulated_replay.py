@@ -161,7 +161,7 @@ def replay_rendered(hand: SimulatedHand, images: list[np.ndarray], recognizer: A
             committed.append(event)
             if event.needs_confirmation and event.kind == "reading":
                 asked += 1
-                card = frame.answer(event) if answer and session.tracker is tracker else None
+                card = frame.answer(event) if answer and session.tracker is tracker and tracker.awaits(event.seq) else None
                 if card is not None:
                     same = (event.zone, event.cards, event.position, card)  # the same question about the same card
                     if answers[same] >= MAX_ANSWERS:

@@ -82,8 +82,10 @@ def test_two_unread_discards_in_a_row_are_two_questions_not_one_card_lying_on():
 def test_an_unread_discard_not_named_before_the_table_moves_ends_the_hand_as_a_question():
     tracker = GinTracker(("Anna", "Ben"), dealer="Anna", zones=ZONES, options=TrackerOptions(window=2, quorum=2))
     [question] = still(tracker, 1, [Sighting(UNREAD, 0.0, *DISCARD, "discard")])
+    assert tracker.awaits(question.seq)
     [end] = moving(tracker, 3)
     assert end.kind == "hand_end" and end.needs_confirmation and end.result is None and tracker.phase == "over"
+    assert not tracker.awaits(question.seq)  # what the simulated players check before answering
     with pytest.raises(TrackerError, match="not waiting"):
         tracker.confirm(question.seq, "QC")
 

@@ -127,9 +127,11 @@ def test_the_top_card_moved_asks_whether_a_second_copy_was_discarded_on_it():
     _pile_of_qs_then_10c(t)
     question = t.update(3, _on_pile("10C", -1.0), still=True)
     assert [(e.kind, e.cards, e.candidates) for e in question] == [("move", ("10C",), ("Cleo discarded 10C", NOTHING_MOVED))]
+    assert t.awaits(question[0].seq)
     with pytest.raises(TrackerError, match="answer one of"):
         t.confirm(question[0].seq, "Cleo took 10C")
     assert t.confirm(question[0].seq, NOTHING_MOVED) == []
+    assert not t.awaits(question[0].seq)
     # the pile was only pushed: Cleo is still to move, and the new place is where 10C lies now
     assert t.update(4, _on_pile("10C", -1.0), still=True) == []
     assert _said(t.update(5, _on_pile("4D"), still=True)) == ["#5 stock_draw Cleo (stock 63) (inferred)", "#6 discard Cleo 4D (stock 63)"]
