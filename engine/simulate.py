@@ -273,13 +273,17 @@ class _Table:
         return starts
 
     def lay_off(self, seat: int, onto: Meld, cards: Sequence[Card], starts: dict[Meld, float]) -> None:
-        """Cards lower than the meld go before its first card, higher ones after its last."""
+        """Cards lower than a run go before its first card, higher ones after its last; a card added to a
+        set goes after its last card, as players lay it: never over a card of the fan."""
         zone = self.zones.seat_zone(seat)
         row = zone.rect[1] + (zone.rect[3] - zone.rect[1]) * 0.3
         result = Meld.of(onto.cards + tuple(cards), self.mrules)
         first = result.cards.index(onto.cards[0])
+        end = len(onto.cards)
         for card in cards:
             offset = result.cards.index(card) - first
+            if 0 <= offset < len(onto.cards):  # inside the fan: a set's suit order, not where it is laid
+                offset, end = end, end + 1
             self._place(card, starts[onto] + offset * FAN_STEP_CM, row, zone.name)
 
     def _place(self, card: Card, x: float, y: float, zone: str) -> None:

@@ -73,3 +73,14 @@ def test_same_seed_same_hand():
     a, b = simulate_hand(42), simulate_hand(42)
     assert [e.key() for e in a.truth] == [e.key() for e in b.truth]
     assert [f.sightings for f in a.frames[:50]] == [f.sightings for f in b.frames[:50]]
+
+
+@pytest.mark.parametrize("seed", [13, 21, 24, 319, 335])  # hands that lay a card off onto a set
+def test_a_card_laid_off_never_lies_over_a_card_of_the_fan(seed):
+    """Players lay a card off at a fan's end; laid inside a set's fan by suit order it covered a card
+    entirely, and no camera could see the one under it."""
+    table = simulate_hand(seed, players=("Ann", "Ben")).frames[-1].table
+    laid = [p for p in table if p.zone.startswith("seat")]
+    covered = [(a.code, b.code) for i, a in enumerate(laid) for b in laid[i + 1:]
+               if a.zone == b.zone and abs(a.x - b.x) < 0.5 and abs(a.y - b.y) < 0.5]
+    assert covered == []
