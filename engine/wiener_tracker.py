@@ -43,8 +43,8 @@ from __future__ import annotations
 
 import math
 from collections import Counter, defaultdict
-from statistics import median
 from dataclasses import dataclass
+from statistics import median
 from typing import Sequence
 
 from engine.cards import ALL_CARDS, JOKER, parse_card
