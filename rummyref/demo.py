@@ -15,9 +15,9 @@ Everything it does is recorded as by :data:`SCRIPT_ACTOR` and printed.
 
 >>> hands = DemoGame(seed=250, hands=1).simulate()
 >>> len(hands), hands[0].outcome, len(hands[0].frames) - HOLD_FRAMES
-(1, 'knock', 98)
+(1, 'knock', 158)
 >>> DemoScript(hands).settle_at
-[110]
+[170]
 """
 
 from __future__ import annotations
@@ -62,11 +62,37 @@ def load_demo_deck() -> Any:
     return Deck("gnome/plastic (demo copy)", faces)
 
 
+def learned_demo_deck(directory: Path, model_dir: Path | None = None,
+                      progress: Callable[[str], None] = print) -> Any:
+    """The demo deck as its players teach it before they play: ``rummyref learn-deck``'s method on two
+    rendered photos of the guided layout (:func:`vision.train.layout.learned_deck`). Learned once for the
+    models in ``model_dir`` and kept in ``directory`` (a :class:`vision.decks.DeckProfile` named after the
+    classifier it was learned for, so new models learn it afresh)."""
+    import hashlib
+
+    from vision.decks import DeckProfile
+    from vision.recognizer import CLASSIFIER_FILE, DEFAULT_MODEL_DIR
+    from vision.train.layout import learned_deck
+
+    classifier = Path(model_dir or DEFAULT_MODEL_DIR) / CLASSIFIER_FILE
+    name = "demo-" + hashlib.sha256(classifier.read_bytes()).hexdigest()[:12]
+    try:
+        return DeckProfile.load(name, directory)
+    except FileNotFoundError:
+        pass
+    except (OSError, ValueError, KeyError) as error:  # a damaged file: learn again rather than stop the demo
+        progress(f"the kept demo deck {DeckProfile.path(name, directory)} cannot be read ({error}); learning it again")
+    profile = learned_deck(load_demo_deck(), model_dir, progress=progress, name=name)
+    profile.save(directory)
+    return profile
+
+
 @dataclass(frozen=True)
 class DemoGame:
     """Which hands the demo plays: ``hands`` hands from ``seed`` (hand k uses ``seed + k - 1``).
 
-    The default, seed 250, gives two short knock hands (98 and 43 frames before the hold).
+    The default, seed 250, gives two short knock hands (158 and 103 frames before the hold, the simulator's own
+    :data:`~engine.simulate.SHOW_DOWN_HOLD` of the last table included).
     """
 
     seed: int = 250

@@ -26,6 +26,10 @@ def register(subparsers) -> None:
     parser.add_argument("--seed", type=int, default=250, help="simulator seed of the first hand (hand k: seed + k - 1)")
     parser.add_argument("--hands", type=int, default=2, help="hands to play")
     parser.add_argument("--threads", type=int, default=1, help="onnxruntime threads for the recognizer")
+    parser.add_argument("--no-learn-deck", action="store_true",
+                        help="read with the shipped recognizer only (by default the players first teach the referee the "
+                        "demo deck as `rummyref learn-deck` does, from two photos of its guided layout: learned once, "
+                        "kept in --data)")
     parser.add_argument("--no-script", action="store_true",
                         help="no scripted players: questions wait for you on the dashboard, unsettled hands stay open")
     parser.set_defaults(run=run)
@@ -43,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
 
     from hardware.cameras import ReconnectingCamera
-    from rummyref.demo import SCRIPT_ACTOR, DemoCamera, DemoGame, DemoScript
+    from rummyref.demo import SCRIPT_ACTOR, DemoCamera, DemoGame, DemoScript, learned_demo_deck
     from rummyref.pipeline import PipelineConfig, reading_choices, reading_id
     from rummyref.table import TableError, open_table
     from webui.events import InvalidInput, record, score_hand
@@ -106,8 +110,13 @@ def run(args: argparse.Namespace) -> int:
 
     # The camera's name is on every dashboard page's status line: it says what the demo is.
     camera = f"demo:seed={game.seed} (a rendered game{'; the players are a script' if script else ''})"
+    deck = None
+    if not args.no_learn_deck:
+        say("the players teach the referee their deck first (rummyref learn-deck, two photos of the guided layout; "
+            f"learned once, kept in {args.data})")
+        deck = learned_demo_deck(args.data, progress=say)
     config = PipelineConfig(camera=camera, players=game.players, first_dealer=game.players[1],
-                            table_cm=game.table_cm, threads=args.threads, frame_size=game.size)
+                            table_cm=game.table_cm, threads=args.threads, frame_size=game.size, deck=deck)
     print(f"loading the recognizer ({args.threads} thread{'s' if args.threads > 1 else ''})...", flush=True)
     pipeline = table.pipeline(config, camera_opener=open_demo_camera,
                               on_events=answer_questions if script else lambda events: None,

@@ -16,18 +16,24 @@ import numpy as np
 from vision.learn_deck import LAYOUT_ORDER, ROW_LENGTH
 
 
-def render_layout(design: str, rng: np.random.Generator, rows: int = 4, first_row: int = 0,
-                  width: int = 1920, effects: float = 0.6) -> np.ndarray:
-    """A BGR photo of ``rows`` rows of the layout starting at row ``first_row``."""
-    from vision.synth.decks import load_deck
+def _deck(design):
+    """``design`` loaded (a :class:`vision.synth.decks.Deck` is taken as it is: e.g. the demo's shipped faces)."""
+    from vision.synth.decks import Deck, load_deck
 
-    deck = load_deck(design)
+    return design if isinstance(design, Deck) else load_deck(design)
+
+
+def render_layout(design, rng: np.random.Generator, rows: int = 4, first_row: int = 0,
+                  width: int = 1920, effects: float = 0.6) -> np.ndarray:
+    """A BGR photo of ``rows`` rows of the layout starting at row ``first_row``; ``design`` is a design's
+    name or a loaded deck."""
+    deck = _deck(design)
     codes = LAYOUT_ORDER[first_row * ROW_LENGTH:(first_row + rows) * ROW_LENGTH]
     return _photograph_rows(deck, [[deck.faces[code] for code in codes[k:k + ROW_LENGTH]]
                                    for k in range(0, len(codes), ROW_LENGTH)], rng, width, effects)
 
 
-def render_jokers(design: str, rng: np.random.Generator, width: int = 1920, effects: float = 0.6) -> np.ndarray:
+def render_jokers(design, rng: np.random.Generator, width: int = 1920, effects: float = 0.6) -> np.ndarray:
     """A BGR photo of the design's jokers in one row, upright, laid and photographed as the layout's rows.
 
     >>> render_jokers("kde/jolly-royal", np.random.default_rng(0))
@@ -35,9 +41,7 @@ def render_jokers(design: str, rng: np.random.Generator, width: int = 1920, effe
     ...
     ValueError: deck design kde/jolly-royal has no jokers
     """
-    from vision.synth.decks import load_deck
-
-    deck = load_deck(design)
+    deck = _deck(design)
     if not deck.jokers:
         raise ValueError(f"deck design {design} has no jokers")
     return _photograph_rows(deck, [list(deck.jokers)], rng, width, effects)
@@ -70,18 +74,18 @@ def _photograph_rows(deck, rows: list[list], rng: np.random.Generator, width: in
     return photograph(rng, image, effects)
 
 
-def layout_photos(design: str, rng: np.random.Generator, effects: float = 0.6) -> list[tuple[str, np.ndarray]]:
+def layout_photos(design, rng: np.random.Generator, effects: float = 0.6) -> list[tuple[str, np.ndarray]]:
     """The smallest whole layout as a player photographs it: two photos of two rows each (spades and
     hearts, then diamonds and clubs), named as :func:`vision.learn_deck.learn_deck` takes them."""
     return [(f"rows {first + 1}-{first + 2}", render_layout(design, rng, rows=2, first_row=first, effects=effects))
             for first in (0, 2)]
 
 
-def learned_deck(design: str | None, model_dir=None, seed: int = 9, jokers: bool = False, progress=print):
-    """``design`` (default the first held-out design, the one the replays photograph) learned as the players
-    of a simulated game teach it before they play (``rummyref learn-deck``): from two rendered layout photos
-    (:func:`layout_photos`) and, with ``jokers``, a photo of the design's jokers (:func:`render_jokers`; for
-    games played with them), read with the models in ``model_dir``."""
+def learned_deck(design, model_dir=None, seed: int = 9, jokers: bool = False, progress=print, name: str = "replay"):
+    """``design`` (a name or a loaded deck; default the first held-out design, the one the replays photograph)
+    learned as the players of a simulated game teach it before they play (``rummyref learn-deck``): from two
+    rendered layout photos (:func:`layout_photos`) and, with ``jokers``, a photo of the design's jokers
+    (:func:`render_jokers`; for games played with them), read with the models in ``model_dir``."""
     from vision.learn_deck import learn_deck
     from vision.recognizer import Recognizer
     from vision.synth.decks import HELDOUT_DESIGNS
@@ -90,7 +94,7 @@ def learned_deck(design: str | None, model_dir=None, seed: int = 9, jokers: bool
     rng = np.random.default_rng(seed)
     photos = layout_photos(design, rng)
     joker_photos = [("jokers", render_jokers(design, rng))] if jokers else []
-    return learn_deck(Recognizer(model_dir, threads=1), photos, "replay", progress=progress, jokers=joker_photos)
+    return learn_deck(Recognizer(model_dir, threads=1), photos, name, progress=progress, jokers=joker_photos)
 
 
 def write_layout_photos(directory, names: tuple[str, str], design: str = "kde/jolly-royal", seed: int = 21) -> list[str]:
