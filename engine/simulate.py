@@ -22,6 +22,7 @@ hands and the engine's settlement.
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass, field
 from typing import Sequence
 
@@ -31,13 +32,17 @@ from engine.gin import best_layoffs, knock_limit, meld_rules, settle_hand
 from engine.match import HandScore
 from engine.melds import Arrangement, Meld, MeldRules, solver
 from engine.rules import GinRules
-from engine.tracker import BACK, NOTHING, QUESTION_KINDS, Event, Sighting, hand_score
+from engine.tracker import BACK, LAID_OUT_FRAMES, NOTHING, PLACE_QUESTION, QUESTION_KINDS, Event, Sighting, hand_score
 from engine.zones import CARD_HEIGHT_CM, CARD_WIDTH_CM, ZoneMap, default_zones
 
+_CARD_CODE = re.compile(r"\b(?:10|[2-9AJQK])[SHDC]\b")
 FAN_STEP_CM = 2.0
 """How far apart the cards of a fanned meld lie: only their index corners show."""
 MELD_GAP_CM = 8.0
 """Free space between two melds' outermost possible layoffs."""
+SHOW_DOWN_HOLD = 2 * LAID_OUT_FRAMES
+"""The players leave the last table of a hand still this many more frames (they read the result) before
+they gather the cards: time for the tracker to ask about a layoff it cannot read."""
 ANSWER_SURE_CM = 1.0
 """A question pointing this close to a card's centre is about that card."""
 ON_CARD_CM = 0.5
@@ -107,18 +112,33 @@ class SimFrame:
         ('7H', 'NONE')
         >>> SimFrame(1, (), True, frame.table + (Placed("7D", 40.0, 30.0, "discard"),)).answer(ask(40.0))  # laid on top
         '7D'
+
+        Asked about a place beside cards read (:data:`~engine.tracker.PLACE_QUESTION`), they name a card
+        only if one lies there, never its neighbour a fan step away:
+
+        >>> from dataclasses import replace
+        >>> place = lambda x: replace(ask(x), detail=f"{PLACE_QUESTION} before 7H, if any?")
+        >>> frame.answer(place(38.0)), frame.answer(replace(place(38.0), detail=f"{PLACE_QUESTION} before 8H, if any?"))
+        ('NONE', '7H')
         """
         if question.position is None:
             return None
         x, y = question.position
         here = [p for p in self.table if p.zone == question.zone]
+        distance = lambda p: (p.x - x) ** 2 + (p.y - y) ** 2  # noqa: E731
+        if PLACE_QUESTION in question.detail:
+            # A place a fan step from cards read: the players name a card lying there, never the neighbours
+            # the question names.
+            named = set(_CARD_CODE.findall(question.detail))
+            there = [p for p in reversed(here) if distance(p) <= FAN_STEP_CM ** 2 and p.code not in named]
+            return min(there, key=distance).code if there else NOTHING
         under = [p for p in here if abs(p.x - x) <= CARD_WIDTH_CM / 2 + ON_CARD_CM and abs(p.y - y) <= CARD_HEIGHT_CM / 2 + ON_CARD_CM]
         if not under:
             return NOTHING
         # Of two cards at one place the one laid last lies on top: that is the card the players see.
-        nearest = min(reversed(under), key=lambda p: (p.x - x) ** 2 + (p.y - y) ** 2)
+        nearest = min(reversed(under), key=distance)
         read = question.cards[0] if question.cards else None
-        if (nearest.x - x) ** 2 + (nearest.y - y) ** 2 > ANSWER_SURE_CM ** 2 and "twice" not in question.detail \
+        if distance(nearest) > ANSWER_SURE_CM ** 2 and "twice" not in question.detail \
                 and any(p.code == read for p in here):
             return read
         return nearest.code
@@ -198,9 +218,16 @@ class Camera:
         doubts = {p.code: self._doubt(p.code) for p in placed
                   if p.code not in (BACK, "JK") and self.rng.random() < self.noise.doubt}
         first = len(self.frames)
+        self._last = placed, doubts
         for _ in range(self.rng.randint(*self.pace.still)):
             self._frame(placed, still=True, placed=placed, doubts=doubts)
         return first
+
+    def hold(self, frames: int) -> None:
+        """The table of the last action lies still ``frames`` more frames (the players read the result)."""
+        placed, doubts = self._last
+        for _ in range(frames):
+            self._frame(placed, still=True, placed=placed, doubts=doubts)
 
     def _doubt(self, code: str) -> tuple[str, float, tuple[str, ...]]:
         card = _card(code)
@@ -414,6 +441,7 @@ def _show_down(seed, players, dealer, seats, knocker, rules, mrules, table: _Tab
     for layoff in sorted(layoffs, key=lambda layoff: arranged.melds.index(layoff.onto)):
         record("layoff", frame, opponent, cards=tuple(str(c) for c in layoff.cards),
                melds=(tuple(str(c) for c in layoff.onto.cards),))
+    camera.hold(SHOW_DOWN_HOLD)
     engine_result = settle_hand(k_hand, o_hand, rules, knocker_melds=arranged.melds, names=(knocker, opponent))
     result = hand_score(engine_result, (knocker, opponent))
     record("hand_end", frame, result=result, detail=engine_result.explanation)

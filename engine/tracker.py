@@ -66,8 +66,17 @@ GAP_CARDS = 2
 may have a card between them that the camera cannot see."""
 WIDE_STEP_CM = 2.8
 """Two cards of one group lying this far apart leave room for a fanned card between them (a fan steps 2 cm)."""
+LAID_OUT_FRAMES = 30
+"""Frames the opponent's cards stay a card short, unchanged, before the tracker takes the laying out as
+done and asks about a layoff it cannot read: longer than a pause between two of a player's moves."""
+WIDE_STEP_RATIO = 1.5
+"""A step between two cards of a meld this many times its narrowest step may hide a fanned card."""
 ROW_CM = 2.5
 """Cards whose centres lie within this height of each other lie in one row."""
+PLACE_QUESTION = "which card lies"
+"""The words of a question about a place beside cards read, where a card the camera never read may lie
+(:meth:`GinTracker._gap_questions`, :meth:`GinTracker._end_questions`): it asks for a card lying there,
+not for its neighbours, which the camera did read."""
 _TWICE = "*"
 """Marks the second reading of one card in one zone and frame."""
 
@@ -312,6 +321,11 @@ class GinTracker:
         self._flagged_keys: set[tuple] = set()
         self._gaps: set[int] = set()
         """Questions about a place in a layout where no card is seen, though a card seems missing there."""
+        self._opponent_shown = (0, 0)
+        """How many cards the opponent's layout and layoffs show after a knock, and since which frame."""
+        self._layoff_places: dict[int, tuple[int, tuple]] = {}
+        """Of those, the questions about a layoff the opponent may have made, with the count of cards in the
+        knocker's area when asked and the question's key: moot once the opponent lays off another card."""
         self._named: list[tuple[str, str, float, float]] = []
         """Cards the players named at such places (zone, card, x, y): they lie there, seen or not."""
         self._silenced: set[_Override] = set()
@@ -574,6 +588,11 @@ class GinTracker:
         the wrong player to move. The players record the hand themselves.
         """
         for seq, (zone, code, x, y, _) in list(self._pending.items()):
+            if seq in self._layoff_places and len(reading.get(zone, {})) != self._layoff_places[seq][0]:
+                # The opponent was still laying off: the place is asked about again if a card is still missing.
+                del self._pending[seq]
+                self._flagged_keys.discard(self._layoff_places.pop(seq)[1])
+                continue
             if seq not in self._gaps and not self._present(reading.get(zone, {}), code, x, y):
                 del self._pending[seq]
                 if zone == self.discard_zone and self.phase == "play":
@@ -908,8 +927,18 @@ class GinTracker:
         if len(theirs) + len(layoff_cards) < HAND_SIZE and not self._finish:
             if not theirs:
                 return events
+            # Short: a card of the opponent's own groups is unread, or (one card short: done laying out) a
+            # layoff at an end of the knocker's melds.
+            shown = len(theirs) + len(layoff_cards)
+            if shown != self._opponent_shown[0]:
+                self._opponent_shown = (shown, frame_id)
+            done = shown == HAND_SIZE - 1 and frame_id - self._opponent_shown[1] >= LAID_OUT_FRAMES
+            if shown == HAND_SIZE - 1 and not done:
+                self._settled_still = False  # the still frames count towards "done": keep them coming
+            laid = f"{self.players[opponent]}'s layout and layoffs show {shown} cards"
             return events + (self._gap_questions(opponent, reading, frame_id)
-                             or self._end_questions(opponent, reading, frame_id, melds_too=False))
+                             or self._end_questions(opponent, reading, frame_id, melds_too=False)
+                             or (self._end_questions(knocker, reading, frame_id, shown=laid) if done else []))
         questions = self._misread_questions(opponent, theirs, reading, frame_id)
         if questions:
             return events + questions
@@ -985,25 +1014,29 @@ class GinTracker:
             self._flagged_keys.add(key)
             event = self._emit("reading", frame_id, needs_confirmation=True, candidates=fits, zone=zone, position=(x, y),
                                cards=(UNREAD,), detail=f"{self.players[seat]}'s layout shows {held} cards, and {a} and {b} "
-                                                       "lie a card apart: which card lies between them?")
+                                                       f"lie a card apart: {PLACE_QUESTION} between them?")
             self._pending[event.seq] = (zone, UNREAD, x, y, True)
             self._gaps.add(event.seq)
             events.append(event)
         return events
 
     def _end_questions(self, seat: int, reading: dict[str, dict[str, _Card]], frame_id: int,
-                       melds_too: bool = True) -> list[Event]:
+                       melds_too: bool = True, shown: str | None = None) -> list[Event]:
         """A layout short of a card with no gap in it (:meth:`_gap_questions`): the knocker's once the opponent
         lays out (so the knocker is done), the opponent's while it is short. A card of it lies where the camera
         cannot read it, likely at an end of a fanned group (under its neighbour's index). Ask which card lies
         one fan step beyond an end of a group that a card not seen anywhere would make a meld there (a group
         that is no meld first; with ``melds_too`` False, as for the opponent who may still be laying out, only
-        such groups), one place at a time: "no card here" moves the question on, and once no place is left the
-        layout is taken as laid (and a card short, proposed with its §14 ruling).
+        such groups), and first between two neighbours of a meld that such a card would extend, where their
+        step is clearly wider than the meld's narrowest, one place at a time: "no card here" moves the question on, and once no place is left the layout is
+        taken as laid (and a card short, proposed with its §14 ruling). The same at the knocker's melds while
+        the opponent's cards are a card short (a layoff unread), the question beginning with ``shown``.
         """
         zone = self.seat_zones[seat]
         cards = reading.get(zone, {})
         held = len([c for c in cards.values() if c.code != BACK])
+        layoff = shown is not None
+        shown = shown or f"{self.players[seat]}'s layout shows {held} cards"
         places = []  # (the group is a meld, x, y, the cards that fit there, where the place lies)
         for group in self._group(cards):
             if len(group) < 2 or any(cards[c].code in (BACK, UNREAD) or c.endswith(_TWICE) for c in group):
@@ -1022,20 +1055,32 @@ class GinTracker:
             # A run's lower card lies before it, its higher one after it; a set's card at either end.
             before = tuple(c for c in fits if not run or parse_card(c).rank < low)
             after = tuple(c for c in fits if not run or parse_card(c).rank > high)
-            places += [(meld, first.x - step, first.y, before, f"before {group[0]}"),
-                       (meld, last.x + step, last.y, after, f"after {group[-1]}")]
-        for meld, x, y, fits, where in sorted(places, key=lambda place: place[0]):
+            places += [(meld, 1, 0.0, first.x - step, first.y, before, f"before {group[0]}"),
+                       (meld, 1, 0.0, last.x + step, last.y, after, f"after {group[-1]}")]
+            if meld:
+                # Inside a meld too, before its ends: a fanned card can hide under both its neighbours, and
+                # then the step between them is clearly wider than the meld's narrowest (widest first).
+                steps = [math.dist((cards[a].x, cards[a].y), (cards[b].x, cards[b].y)) for a, b in zip(group, group[1:])]
+                for (a, b), width in zip(zip(group, group[1:]), steps):
+                    ranks = sorted((parse_card(a).rank, parse_card(b).rank))
+                    between = tuple(c for c in fits if not run or ranks[0] < parse_card(c).rank < ranks[1])
+                    if width >= WIDE_STEP_RATIO * min(steps):
+                        places.append((meld, 0, -width, (cards[a].x + cards[b].x) / 2, (cards[a].y + cards[b].y) / 2,
+                                       between, f"between {a} and {b}"))
+        for meld, _, _, x, y, fits, where in sorted(places, key=lambda place: place[:3]):
             x, y = round(x, 1), round(y, 1)
-            key = ("end", zone, x, y)
+            key = ("end", zone, where)  # once per place, however the readings of its neighbours wander
             inside = self.zones.zone_at(x, y)
             if not fits or key in self._flagged_keys or inside is None or inside.name != zone:
                 continue
             self._flagged_keys.add(key)
             event = self._emit("reading", frame_id, needs_confirmation=True, candidates=fits[:CHOICES], zone=zone,
                                position=(x, y), cards=(UNREAD,),
-                               detail=f"{self.players[seat]}'s layout shows {held} cards: which card lies {where}, if any?")
+                               detail=f"{shown}: {PLACE_QUESTION} {where}, if any?")
             self._pending[event.seq] = (zone, UNREAD, x, y, True)
             self._gaps.add(event.seq)
+            if layoff:
+                self._layoff_places[event.seq] = (len(cards), key)
             return [event]
         return []
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from engine.tracker import UNREAD, GinTracker, Sighting, TrackerError, TrackerOptions
+from engine.tracker import LAID_OUT_FRAMES, UNREAD, GinTracker, Sighting, TrackerError, TrackerOptions
 from engine.zones import default_zones
 
 ZONES = default_zones("gin", 2)
@@ -270,6 +270,57 @@ def test_an_opponents_layout_a_card_short_asks_for_the_card_at_an_end_of_a_group
     layout, end = tracker.confirm(second.seq, "5C")
     assert layout.player == "Ben" and ("5S", "5H", "5C") in layout.melds and set(layout.cards) == {"2C", "KH"}
     assert end.kind == "hand_end" and end.result.winner == "Ann" and not end.needs_confirmation
+
+
+def test_a_knockers_set_with_a_card_hidden_inside_the_fan_asks_between_the_wide_step_first():
+    """Seed 3: Ann's 6H lies inside her fanned set 6S 6H 6D 6C and is never read; the set of three left is a
+    meld (its cards read within a meld's reach: one group), so the gap question does not ask; the step from
+    6S to 6D, wider than the fan's, is where the card hides. The tracker asks there before the ends, and the answer completes her layout."""
+    tracker = GinTracker(("Ann", "Ben"), dealer="Ben", zones=ZONES, options=TrackerOptions(window=2, quorum=2))
+    ann, ben = ZONES.seat_zone(0), ZONES.seat_zone(1)
+    y = ann.rect[1] + 6.5
+    laid = [Sighting(code, 0.95, x, y, ann.name) for code, x in
+            (("6S", 5), ("6D", 8.4), ("6C", 10.4), ("QS", 25), ("QH", 27), ("QD", 29))]
+    laid += [Sighting(code, 0.95, x, y + 9.7, ann.name) for code, x in (("AS", 4), ("2S", 12), ("2C", 20))]
+    assert [e.kind for e in still(tracker, 1, laid)] == ["knock"]  # 9 cards: she may not be done
+    bens = [Sighting(code, 0.95, x, ben.rect[1] + 6.5, ben.name) for code, x in (("7H", 5), ("7D", 7), ("7S", 9))]
+    [question] = still(tracker, 3, laid + bens)
+    assert question.position == (6.7, y) and "between 6S and 6D" in question.detail
+    assert set(question.candidates) == {"6H"}
+    [layout] = tracker.confirm(question.seq, "6H")
+    assert layout.player == "Ann" and {"6S", "6H", "6D", "6C"} in [set(m) for m in layout.melds]
+    assert layout.cards == ("AS", "2S", "2C") and not any(e.kind == "irregularity" for e in tracker.events)
+
+
+def test_an_opponent_a_card_short_asks_for_a_layoff_at_an_end_of_the_knockers_meld():
+    """Seed 5: Ann lays off 3H and 4H before Ben's run 5H..10H; 3H is never read, so her layout and layoffs
+    hold 9 cards and the hand ended waiting. Her own groups are melds; once her cards have lain a card short
+    for longer than a pause between moves, the tracker asks at the ends of the knocker's melds that a card
+    not seen anywhere would extend, and her answer ends the hand."""
+    tracker = GinTracker(("Ann", "Ben"), dealer="Ann", zones=ZONES, options=TrackerOptions(window=2, quorum=2))
+    ann, ben = ZONES.seat_zone(0), ZONES.seat_zone(1)
+    y, by = ann.rect[1] + 6.5, ben.rect[1] + 6.5
+    run = [Sighting(code, 0.95, x, by, ben.name) for code, x in
+           (("5H", 25), ("6H", 27), ("7H", 29), ("8H", 31), ("9H", 33), ("10H", 35))]
+    bens = run + [Sighting(code, 0.95, x, by, ben.name) for code, x in (("4S", 5), ("4D", 7), ("4C", 9))]
+    bens.append(Sighting("2H", 0.95, 4, by + 9.7, ben.name))
+    assert [e.kind for e in still(tracker, 1, bens)] == ["knock", "layout"]  # Ben is forehand: he went down
+    anns = [Sighting(code, 0.95, x, y, ann.name) for code, x in
+            (("QS", 5), ("QD", 7), ("QC", 9), ("AC", 25), ("2C", 27), ("3C", 29))]
+    anns += [Sighting("2D", 0.95, 4, y + 9.7, ann.name), Sighting("2S", 0.95, 12, y + 9.7, ann.name)]
+    layoff = [Sighting("4H", 0.95, 23, by, ben.name)]
+    assert still(tracker, 3, bens + anns + layoff) == []  # she may lay off another card: a pause is no question
+    asked = still(tracker, 5, bens + anns + layoff, frames=LAID_OUT_FRAMES)
+    assert [q.kind for q in asked] == ["reading"] and "Ann's layout and layoffs show 9 cards" in asked[0].detail
+    events, question = [], asked[0]
+    while question.zone == ben.name and "before 4H" not in question.detail:  # the set's ends: no card there
+        [question] = tracker.confirm(question.seq, "NONE")
+    assert question.position == (21.0, by) and question.candidates == ("3H",)
+    events = tracker.confirm(question.seq, "3H")
+    layoffs = [e for e in events if e.kind == "layoff"]
+    assert layoffs and set(layoffs[0].cards) | set(c for e in layoffs[1:] for c in e.cards) == {"3H", "4H"}
+    [end] = [e for e in events if e.kind == "hand_end"]
+    assert end.result.winner == "Ben" and end.result.points == 2 and not end.needs_confirmation
 
 
 def test_a_layout_card_read_in_half_the_frames_and_seen_unread_in_the_others_is_asked_about_not_waited_on():
