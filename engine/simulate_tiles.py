@@ -15,12 +15,14 @@ then the turn button.
 
 from __future__ import annotations
 
+import math
 import random
+from collections import Counter
 from dataclasses import dataclass
 
 from engine.cards import parse_tile
 from engine.simulate import Noise, Pace
-from engine.tile_tracker import TileEvent, TileSighting
+from engine.tile_tracker import AS_READ, NO_TILE, STRAY_REACH, TileDoubt, TileEvent, TileSighting, TileTrackerOptions
 from engine.tiles import TileRules, check_turn, tile_value
 
 ROW_CM = 5.0
@@ -35,18 +37,48 @@ TABLE_CM = (80.0, 60.0)
 
 @dataclass(frozen=True)
 class TileFrame:
-    """One frame: the tiles read, whether the table is still, the true tiles (code, x, y), and whether
-    the player presses the turn button after this frame."""
+    """One frame: the tiles read, whether the table is still, the true tiles (code, x, y), whether
+    the player presses the turn button after this frame, and the reader's doubts."""
 
     frame_id: int
     sightings: tuple[TileSighting, ...]
     still: bool
     table: tuple[tuple[str, float, float], ...]
     end_turn: bool = False
+    doubts: tuple[TileDoubt, ...] = ()
 
     def tile_at(self, x: float, y: float) -> str:
         """The true tile nearest a point: what a player answers when asked."""
         return min(self.table, key=lambda t: (t[1] - x) ** 2 + (t[2] - y) ** 2)[0]
+
+    def answer(self, question: TileEvent, tile_cm: tuple[float, float] = TileTrackerOptions().tile_cm) -> str | None:
+        """What a player answers a question, looking at the table, truthfully; None where no answer
+        offered is true.
+
+        A tile read unsurely: the tile there. A doubt: "the table is as read" (:data:`AS_READ`) when
+        the tiles marked on the photo (``question.groups``) are the table's; else, about its place,
+        the tile that lies there (one tile's size around it) or "no tile here" (:data:`NO_TILE`).
+        The answer must be one of the question's (the dashboard's buttons).
+
+        >>> frame = TileFrame(0, (), True, (("R5", 10.0, 20.0), ("R6", 13.0, 20.0), ("R7", 16.0, 20.0)))
+        >>> gap = TileEvent(1, "doubt", 0, groups=(("R5", "R6"),), position=(16.2, 20.1),
+        ...                 candidates=("R7", "R4", "JK", NO_TILE, AS_READ))
+        >>> frame.answer(gap), frame.answer(TileEvent(2, "doubt", 0, groups=(("R5", "R6", "R7"),), candidates=(AS_READ,)))
+        ('R7', 'AS_READ')
+        >>> frame.answer(TileEvent(3, "doubt", 0, groups=(("R5", "R6"),), position=(30.0, 20.0), candidates=(NO_TILE, AS_READ)))
+        'NO_TILE'
+        """
+        if question.kind == "reading":
+            return self.tile_at(*question.position)
+        if Counter(code for group in question.groups for code in group) == Counter(t[0] for t in self.table):
+            answer = AS_READ
+        elif question.position is None:
+            return None
+        else:
+            x, y = question.position
+            near = [t for t in self.table if math.hypot((t[1] - x) / tile_cm[0], (t[2] - y) / tile_cm[1]) <= STRAY_REACH]
+            answer = min(near, key=lambda t: math.hypot(t[1] - x, t[2] - y))[0] if near else NO_TILE
+        return answer if answer in question.candidates else None
 
 
 @dataclass
@@ -155,22 +187,28 @@ def _lookalike(code: str, rng: random.Random) -> str:
     return colour + str(number % 13 + 1)
 
 
-def track_tiles(game: SimulatedTiles, answer: bool = True, options=None) -> tuple[list[TileEvent], int]:
-    """The game through a :class:`~engine.tile_tracker.TileTracker`; questions answered from the table.
+def track_tiles(game: SimulatedTiles, answer: bool = True,
+                options: TileTrackerOptions | None = None) -> tuple[list[TileEvent], list[tuple[TileEvent, str | None]]]:
+    """The game through a :class:`~engine.tile_tracker.TileTracker`; questions answered from the table
+    (:meth:`TileFrame.answer`).
 
-    Returns the turn and draw events committed (questions left out) and the number of questions.
+    Returns the turn and draw events committed (questions left out) and the questions with their
+    answers (None: not answered).
     """
-    from engine.tile_tracker import TileTracker, TileTrackerOptions
+    from engine.tile_tracker import TileTracker
 
-    tracker = TileTracker(game.players, options=options or TileTrackerOptions())
-    committed, asked = [], 0
+    options = options or TileTrackerOptions()
+    tracker = TileTracker(game.players, options=options)
+    committed: list[TileEvent] = []
+    asked: list[tuple[TileEvent, str | None]] = []
     for frame in game.frames:
-        events = tracker.update(frame.frame_id, frame.sightings, frame.still)
+        events = tracker.update(frame.frame_id, frame.sightings, frame.still, frame.doubts)
         while events:
             question = events.pop(0)
-            asked += 1
-            if answer:
-                events += tracker.confirm(question.seq, frame.tile_at(*question.position))
+            reply = frame.answer(question, options.tile_cm) if answer else None
+            asked.append((question, reply))
+            if reply is not None:
+                events += tracker.confirm(question.seq, reply)
         if frame.end_turn:
             committed += tracker.end_turn(frame.frame_id)
     return committed, asked

@@ -55,15 +55,31 @@ class SmudgedReader:
         return self.reader.read(image)
 
 
-def test_a_turn_with_an_unreadable_tile_asks_instead_of_guessing(reader):
+@pytest.mark.parametrize("answer", [True, False])
+def test_a_turn_with_an_unreadable_tile_asks_about_its_place_instead_of_guessing(reader, answer):
     game = simulate_tiles(4, turns=3)
     code, x, y = game.frames[-1].table[-1]          # a tile the third turn lays
     assert code not in {c for c, _, _ in game.frames[0].table}
     film = TileFilm(SmudgedReader(reader, TableCamera.overhead(1280, 960), (x, y)), effects=0.0)
-    turns = list(replay_tiles([4], turns=3, players=4, answer=True, track=film.track))
-    assert [t["agree"] for t in turns[:2]] == [True, True]
-    assert turns[2]["needs_confirmation"] and turns[2]["result"] is None and not turns[2]["wrong"]
+    questions = []
+    turns = list(replay_tiles([4], turns=3, players=4, answer=answer, track=lambda g, answer: _kept(film, g, answer, questions)))
+    assert [t["agree"] for t in turns[:2]] == [True, True] and not any(t["wrong"] for t in turns)
     assert film.counts.incomplete >= 1
+    if not answer:      # unanswered: the turn is a question, never a guess
+        assert turns[2]["needs_confirmation"] and turns[2]["result"] is None
+        return
+    # Answered: one question about the smudged tile's place, the true tile among its answers, and the
+    # turn then equals the truth.
+    [(question, reply)] = questions
+    assert question.kind == "doubt" and "cannot be read" in question.detail and reply == code
+    assert abs(question.position[0] - x) < 0.5 and abs(question.position[1] - y) < 0.5 and code in question.candidates
+    assert turns[2]["agree"] and turns[2]["questions"] == 1 and turns[2]["answered"] == 1
+
+
+def _kept(film: TileFilm, game, answer: bool, questions: list):
+    committed, asked = film.track(game, answer)
+    questions.extend(asked)
+    return committed, asked
 
 
 def test_replay_render_prints_a_line_per_turn_and_a_summary(capsys):
