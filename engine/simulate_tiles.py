@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from engine.cards import parse_tile
 from engine.simulate import Noise, Pace
-from engine.tile_tracker import AS_READ, NO_TILE, STRAY_REACH, TileDoubt, TileEvent, TileSighting, TileTrackerOptions
+from engine.tile_tracker import AS_READ, NO_TILE, NOT_AS_READ, STRAY_REACH, TileDoubt, TileEvent, TileSighting, TileTrackerOptions
 from engine.tiles import TileRules, check_turn, tile_value
 
 ROW_CM = 5.0
@@ -58,7 +58,8 @@ class TileFrame:
         A tile read unsurely: the tile there. A doubt: "the table is as read" (:data:`AS_READ`) when
         the tiles marked on the photo (``question.groups``) are the table's; else, about its place,
         the tile that lies there (one tile's size around it) or "no tile here" (:data:`NO_TILE`).
-        The answer must be one of the question's (the dashboard's buttons).
+        The answer must be one of the question's (the dashboard's buttons); where none is true, "none
+        of these" (:data:`NOT_AS_READ`).
 
         >>> frame = TileFrame(0, (), True, (("R5", 10.0, 20.0), ("R6", 13.0, 20.0), ("R7", 16.0, 20.0)))
         >>> gap = TileEvent(1, "doubt", 0, groups=(("R5", "R6"),), position=(16.2, 20.1),
@@ -73,12 +74,12 @@ class TileFrame:
         if Counter(code for group in question.groups for code in group) == Counter(t[0] for t in self.table):
             answer = AS_READ
         elif question.position is None:
-            return None
+            answer = NOT_AS_READ
         else:
             x, y = question.position
             near = [t for t in self.table if math.hypot((t[1] - x) / tile_cm[0], (t[2] - y) / tile_cm[1]) <= STRAY_REACH]
             answer = min(near, key=lambda t: math.hypot(t[1] - x, t[2] - y))[0] if near else NO_TILE
-        return answer if answer in question.candidates else None
+        return answer if answer in question.candidates else NOT_AS_READ if NOT_AS_READ in question.candidates else None
 
 
 @dataclass

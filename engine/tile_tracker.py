@@ -27,15 +27,16 @@ A reading may also carry :class:`TileDoubt` values: the reader's signs that a ti
 misread at some place (a gap of one tile's room in a row, a patch of face colour, a blob cut into
 tiles of odd width). Each place is a ``doubt`` question once the still table settles: it says where,
 what was read there, and offers the tiles that fit the row there (:func:`engine.tiles.fitting_tiles`),
-"no tile here" (:data:`NO_TILE`) and "the table is as read" (:data:`AS_READ`). The answer settles the
-place (a tile added there or named, a tile read there dropped), or the whole still table; the turn is
-then judged as usual. Unanswered, the turn is a question.
+"no tile here" (:data:`NO_TILE`), "the table is as read" (:data:`AS_READ`) and "none of these"
+(:data:`NOT_AS_READ`). The answer settles the place (a tile added there or named, a tile read there
+dropped), or the whole still table; the turn is then judged as usual. Unanswered or answered "none of
+these", the turn is a question.
 
 >>> t = TileTracker(("Ann", "Ben"), options=TileTrackerOptions(window=1, quorum=1))
 >>> row = [TileSighting(code, 0.95, x, 20) for code, x in [("B10", 10), ("B11", 13), ("B13", 19)]]
 >>> [question] = t.update(1, row, still=True, doubts=[TileDoubt("one tile's room in a row", 16, 20)])
 >>> question.describe(), question.candidates
-('#1 doubt needs confirmation: B12 or JK or NO_TILE or AS_READ', ('B12', 'JK', 'NO_TILE', 'AS_READ'))
+('#1 doubt needs confirmation: B12 or JK or NO_TILE or AS_READ or NOT_AS_READ', ('B12', 'JK', 'NO_TILE', 'AS_READ', 'NOT_AS_READ'))
 >>> t.confirm(question.seq, "B12")
 []
 >>> [e.describe() for e in t.end_turn(1)]
@@ -66,13 +67,16 @@ NO_TILE = "NO_TILE"
 """The answer to a doubt about a place: no tile lies there (a tile read there is none)."""
 AS_READ = "AS_READ"
 """The answer to a doubt: the still table is exactly as read (every tile marked on the photo, rightly)."""
+NOT_AS_READ = "NOT_AS_READ"
+"""The answer to a doubt: none of the answers offered is true (the players record the turn by hand):
+the question stays open, so the turn is a question."""
 STRAY_REACH = 0.75
 """How far (in tile sizes) a reading may lie from a settled tile and still be a reading of it: far
 beyond the jitter of one tile's readings, short of the next tile in a row (a tile's width and a
 gap away)."""
-DOUBT_TILES = 5
-"""The most tiles a doubt offers (with "no tile here" and "the table is as read", 7 answers: the
-dashboard's most)."""
+DOUBT_TILES = 4
+"""The most tiles a doubt offers (with "no tile here", "the table is as read" and "none of these", 7
+answers: the dashboard's most)."""
 
 
 class TileTrackerError(ValueError):
@@ -200,6 +204,8 @@ class TileTracker:
         """This still period's table was answered "as read": its doubts are settled."""
         self._pending: dict[int, _Tile] = {}
         self._open: dict[int, TileDoubt] = {}
+        self._frame_id = 0
+        """The last frame taken: questions an answer brings are asked at it."""
         self._period: Counter[str] | None = None
         """The tile counts settled in this still period; a later window that settles other counts
         without the table moving means the readings disagree, and the table is not known."""
@@ -223,6 +229,7 @@ class TileTracker:
             self._settled_places, self._as_read = [], False  # the table may change: its doubts are asked afresh
             self._open.clear()
             return []
+        self._frame_id = frame_id
         self._frames.append((tuple(sightings), tuple(doubts)))
         del self._frames[:-self.options.window]
         self._correct_window()
@@ -246,6 +253,8 @@ class TileTracker:
         """Answer question ``seq``: the tile there is ``code``; a doubt may also be answered
         :data:`NO_TILE` (no tile lies at its place) or :data:`AS_READ` (the table is as read)."""
         if seq in self._open:
+            if code == NOT_AS_READ:
+                return []
             self._settle_doubt(self._open.pop(seq), code)
         elif seq in self._pending:
             tile = self._pending.pop(seq)
@@ -253,10 +262,11 @@ class TileTracker:
         else:
             raise TileTrackerError(f"event #{seq} is not waiting for a confirmation")
         self._correct_window()
-        if self._now is not None:
-            self._now = self._settled()
-            self._period = Counter(t.code for t in self._now) if self._now is not None else None
-        return []
+        if self._now is None:
+            return []
+        self._now = self._settled()
+        self._period = Counter(t.code for t in self._now) if self._now is not None else None
+        return self._doubt_questions(self._now, self._frame_id) if self._now is not None else []
 
     def end_turn(self, frame_id: int) -> list[TileEvent]:
         """The player to move ends the turn (button or timer): commit it, checked by the engine."""
@@ -397,21 +407,22 @@ class TileTracker:
     # --- the reader's doubts ------------------------------------------------------------------
 
     def _doubt_questions(self, settled: list[_Tile], frame_id: int) -> list[TileEvent]:
-        """A question for each doubt of the window's frames at a place not yet asked or answered."""
+        """A question for each doubt of the window's frames at a place not yet asked or answered; one
+        about the whole table once every place is answered (the table it shows is then the corrected one)."""
         if self._as_read:
             return []
         events = []
         asked = list(self._open.values())
-        for doubt in (d for _, doubts in self._frames for d in doubts):
+        for doubt in sorted((d for _, doubts in self._frames for d in doubts), key=lambda d: d.place is None):
             place = doubt.place
             if place is None:
-                if any(d.place is None for d in asked):
+                if asked:
                     continue
             elif any(self._near(place, p) for p in self._settled_places) or any(
                     d.place and self._near(place, d.place) for d in asked):
                 continue
             here = self._tile_at(settled, place)
-            choices = self._fitting(settled, place, here) + ([NO_TILE] if place else []) + [AS_READ]
+            choices = self._fitting(settled, place, here) + ([NO_TILE] if place else []) + [AS_READ, NOT_AS_READ]
             event = self._emit("doubt", frame_id, needs_confirmation=True, candidates=tuple(choices),
                                position=place and (round(place[0], 1), round(place[1], 1)),
                                groups=tuple(map(tuple, self._groups(settled))), detail=doubt.why,

@@ -244,13 +244,14 @@ def replay_tiles(seeds: Iterable[int], turns: int = 30, players: int = 4, answer
     ``track`` (default :func:`~engine.simulate_tiles.track_tiles`) takes a game and ``answer`` and returns
     the committed events and the questions with their answers: :mod:`rummyref.tile_replay` passes one
     that photographs and reads the table. ``questions`` counts the questions asked during the turn,
-    ``answered`` those the players answered; ``needs_confirmation``: the turn itself stayed a question.
+    ``answered`` those the players answered (not "none of these"); ``needs_confirmation``: the turn itself stayed a question.
 
     >>> turn = next(iter(replay_tiles([3], turns=2)))
     >>> sorted(turn)
     ['agree', 'answered', 'needs_confirmation', 'questions', 'result', 'seed', 'truth', 'turn', 'wrong']
     """
     from engine.simulate_tiles import simulate_tiles, track_tiles
+    from engine.tile_tracker import NOT_AS_READ
 
     for seed in seeds:
         game = simulate_tiles(seed, players=players, turns=turns)
@@ -263,7 +264,7 @@ def replay_tiles(seeds: Iterable[int], turns: int = 30, players: int = 4, answer
             last = event.seq
             yield {"seed": seed, "turn": number, "truth": _tile_turn(truth), "result": None if doubtful else _tile_turn(event),
                    "agree": agree, "needs_confirmation": doubtful, "wrong": not doubtful and not agree,
-                   "questions": len(replies), "answered": sum(reply is not None for reply in replies)}
+                   "questions": len(replies), "answered": sum(reply not in (None, NOT_AS_READ) for reply in replies)}
 
 
 def _tile_turn(event: Any) -> dict[str, Any]:
