@@ -55,31 +55,33 @@ class TileFrame:
         """What a player answers a question, looking at the table, truthfully; None where no answer
         offered is true.
 
-        A tile read unsurely: the tile there. A doubt: "the table is as read" (:data:`AS_READ`) when
-        the tiles marked on the photo (``question.groups``) are the table's; else, about its place,
-        the tile that lies there (one tile's size around it) or "no tile here" (:data:`NO_TILE`).
-        The answer must be one of the question's (the dashboard's buttons); where none is true, "none
-        of these" (:data:`NOT_AS_READ`).
+        A tile read unsurely: the tile there. A doubt about a place: the tile that lies there (one
+        tile's size around it) or "no tile here" (:data:`NO_TILE`), as the player sees at the mark;
+        where that answer is not offered, and for a doubt about the whole table, "the table is as
+        read" (:data:`AS_READ`) when the tiles marked on the photo (``question.groups``) are the
+        table's, else "none of these" (:data:`NOT_AS_READ`; None where that is not offered either).
 
         >>> frame = TileFrame(0, (), True, (("R5", 10.0, 20.0), ("R6", 13.0, 20.0), ("R7", 16.0, 20.0)))
         >>> gap = TileEvent(1, "doubt", 0, groups=(("R5", "R6"),), position=(16.2, 20.1),
         ...                 candidates=("R7", "R4", "JK", NO_TILE, AS_READ))
         >>> frame.answer(gap), frame.answer(TileEvent(2, "doubt", 0, groups=(("R5", "R6", "R7"),), candidates=(AS_READ,)))
         ('R7', 'AS_READ')
-        >>> frame.answer(TileEvent(3, "doubt", 0, groups=(("R5", "R6"),), position=(30.0, 20.0), candidates=(NO_TILE, AS_READ)))
+        >>> frame.answer(TileEvent(3, "doubt", 0, groups=(("R5", "R6", "R7"),), position=(30.0, 20.0), candidates=(NO_TILE, AS_READ)))
         'NO_TILE'
+        >>> frame.answer(TileEvent(4, "doubt", 0, groups=(("R5", "R6"),), candidates=(AS_READ, NOT_AS_READ)))
+        'NOT_AS_READ'
         """
         if question.kind == "reading":
             return self.tile_at(*question.position)
-        if Counter(code for group in question.groups for code in group) == Counter(t[0] for t in self.table):
-            answer = AS_READ
-        elif question.position is None:
-            answer = NOT_AS_READ
-        else:
+        if question.position is not None:
             x, y = question.position
             near = [t for t in self.table if math.hypot((t[1] - x) / tile_cm[0], (t[2] - y) / tile_cm[1]) <= STRAY_REACH]
-            answer = min(near, key=lambda t: math.hypot(t[1] - x, t[2] - y))[0] if near else NO_TILE
-        return answer if answer in question.candidates else NOT_AS_READ if NOT_AS_READ in question.candidates else None
+            here = min(near, key=lambda t: math.hypot(t[1] - x, t[2] - y))[0] if near else NO_TILE
+            if here in question.candidates:
+                return here
+        as_read = Counter(code for group in question.groups for code in group) == Counter(t[0] for t in self.table)
+        answer = AS_READ if as_read else NOT_AS_READ
+        return answer if answer in question.candidates else None
 
 
 @dataclass
@@ -206,7 +208,8 @@ def track_tiles(game: SimulatedTiles, answer: bool = True,
         events = tracker.update(frame.frame_id, frame.sightings, frame.still, frame.doubts)
         while events:
             question = events.pop(0)
-            reply = frame.answer(question, options.tile_cm) if answer else None
+            # an earlier answer ("the table is as read") may have settled it
+            reply = frame.answer(question, options.tile_cm) if answer and tracker.awaits(question.seq) else None
             asked.append((question, reply))
             if reply is not None:
                 events += tracker.confirm(question.seq, reply)

@@ -249,6 +249,12 @@ class TileTracker:
                 del self._pending[seq]
         return self._question(settled, frame_id) + self._doubt_questions(settled, frame_id)
 
+    def awaits(self, seq: int) -> bool:
+        """True while question ``seq`` waits for an answer: an answer ("the table is as read"), a move
+        of the table or the turn's end can settle or drop other open questions, and :meth:`confirm`
+        refuses an answer to those."""
+        return seq in self._open or seq in self._pending
+
     def confirm(self, seq: int, code: str) -> list[TileEvent]:
         """Answer question ``seq``: the tile there is ``code``; a doubt may also be answered
         :data:`NO_TILE` (no tile lies at its place) or :data:`AS_READ` (the table is as read)."""

@@ -83,9 +83,11 @@ def ask(recorder: Any, turn: int, events: Sequence[TileEvent], image: np.ndarray
 
 
 def settle(recorder: Any, tracker: TileTracker) -> list[TileEvent]:
-    """The players' answers since the last call, handed to ``tracker``; returns the events they bring."""
+    """The players' answers since the last call, handed to ``tracker``; returns the events they bring.
+    An answer to a question another answer settled (or the turn's end dropped) is moot."""
     found, _ = recorder.inbox()
     events = []
     for _, seq, choice in found:
-        events += tracker.confirm(seq, choice)
+        if tracker.awaits(seq):
+            events += tracker.confirm(seq, choice)
     return events
