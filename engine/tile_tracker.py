@@ -424,7 +424,7 @@ class TileTracker:
             if place is None:
                 if asked:
                     continue
-            elif any(self._near(place, p) for p in self._settled_places) or any(
+            elif any(self._near(place, p) for p in self._answered_places()) or any(
                     d.place and self._near(place, d.place) for d in asked):
                 continue
             here = self._tile_at(settled, place)
@@ -437,6 +437,12 @@ class TileTracker:
             asked.append(doubt)
             events.append(event)
         return events
+
+    def _answered_places(self) -> list[tuple[float, float]]:
+        """Places a doubt is no longer asked about: answered this still period, or where an answer put
+        a tile the reader missed (it holds while that tile lies on the table, where the reader doubts
+        the place again: :meth:`_corrected`)."""
+        return self._settled_places + [(x, y) for x, y, *_ in self._added]
 
     def _tile_at(self, tiles: list[_Tile], place: tuple[float, float] | None) -> _Tile | None:
         """The tile read nearest ``place`` if it is the tile at that place."""
