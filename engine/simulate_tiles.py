@@ -56,7 +56,8 @@ class TileFrame:
         offered is true.
 
         A tile read unsurely: the tile there. A doubt about a place: the tile that lies there (one
-        tile's size around it) or "no tile here" (:data:`NO_TILE`), as the player sees at the mark;
+        tile's size around it; where two do, the place is no one tile's) or "no tile here"
+        (:data:`NO_TILE`), as the player sees at the mark;
         where that answer is not offered, and for a doubt about the whole table, "the table is as
         read" (:data:`AS_READ`) when the tiles marked on the photo (``question.groups``) are the
         table's, else "none of these" (:data:`NOT_AS_READ`; None where that is not offered either).
@@ -76,7 +77,7 @@ class TileFrame:
         if question.position is not None:
             x, y = question.position
             near = [t for t in self.table if math.hypot((t[1] - x) / tile_cm[0], (t[2] - y) / tile_cm[1]) <= STRAY_REACH]
-            here = min(near, key=lambda t: math.hypot(t[1] - x, t[2] - y))[0] if near else NO_TILE
+            here = near[0][0] if len(near) == 1 else NO_TILE if not near else None   # two tiles at the mark: no one tile's
             if here in question.candidates:
                 return here
         as_read = Counter(code for group in question.groups for code in group) == Counter(t[0] for t in self.table)

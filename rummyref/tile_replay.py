@@ -44,13 +44,14 @@ EMPTY_TABLE = "no tile found"
 turn, not a sign of a tile missed (that shows as a patch of face colour left unexplained)."""
 
 
-PLACED_DOUBTS = ("one tile's room between", "a tile-sized patch of face colour", "the tile at ")
-"""The reader's doubts (:attr:`~vision.tiles.reader.TableReading.doubts`, by their opening words)
-about one place where a tile may lie unread: a gap of one tile's room in a line (its place: midway
-between the tiles named), a patch of face colour, a candidate that cannot be read. The others
-(a blob cut into tiles of odd width, a row's end at the frame's edge, a non-tile in a row, a row
-one colour off a combination, a hand) may concern several tiles or none in particular: they ask
-whether the table is as read."""
+PLACED_DOUBTS = re.compile(r"one tile's room between|a tile-sized patch of face colour|the tile at .* cannot be read"
+                           r"|the blob at .* cut into 1 tile\(s\)")
+"""The reader's doubts (:attr:`~vision.tiles.reader.TableReading.doubts`, by their words) about one
+place where one tile may lie unread or misread: a gap of one tile's room in a line (its place: midway
+between the tiles named), a patch of face colour, a candidate that cannot be read, a lone tile of
+odd width. The others (a blob cut into several tiles of odd width, a row's end at the frame's edge,
+a non-tile in a row, a row one colour off a combination, a hand) may concern several tiles or none
+in particular: they ask whether the table is as read."""
 _POINT = re.compile(r"\((-?\d+(?:\.\d+)?), (-?\d+(?:\.\d+)?)\)")
 
 
@@ -72,7 +73,7 @@ def doubts(reading: Any, camera: Any) -> tuple[TileDoubt, ...]:
     found = []
     for why in reading.doubts:
         points = [(float(x), float(y)) for x, y in _POINT.findall(why)]
-        if why.startswith(PLACED_DOUBTS) and points:
+        if PLACED_DOUBTS.match(why) and points:
             x, y = camera.to_table(points).mean(axis=0)
             found.append(TileDoubt(why, round(float(x), 1), round(float(y), 1)))
         elif why != EMPTY_TABLE:

@@ -11,9 +11,9 @@ import pytest
 from engine.simulate_tiles import simulate_tiles
 from rummyref.cli import main
 from rummyref.simulated_replay import replay_tiles
-from rummyref.tile_replay import TileFilm, sightings
+from rummyref.tile_replay import TileFilm, doubts, sightings
 from vision.synth.tile_table import TableCamera, TableLook, render_table
-from vision.tiles.reader import TileReader
+from vision.tiles.reader import TableReading, TileReader
 
 
 @pytest.fixture(scope="module")
@@ -98,3 +98,20 @@ def test_replay_render_prints_a_line_per_turn_and_a_summary(capsys):
 def test_render_is_refused_for_other_games(capsys):
     assert main(["replay", "--simulate", "1", "--game", "gin", "--render"]) == 2
     assert "--render is for --simulate N --game tiles" in capsys.readouterr().err
+
+
+def test_the_readers_doubts_about_one_place_are_asked_there_the_others_about_the_table():
+    camera = TableCamera.overhead(1280, 960)
+    (x, y), = camera.to_image([(30.0, 20.0)])
+    at = f"({x:.0f}, {y:.0f})"
+    placed = [f"one tile's room between the tiles at ({x - 40:.0f}, {y:.0f}) and ({x + 40:.0f}, {y:.0f}) in one line",
+              f"a tile-sized patch of face colour at {at} is no tile found", f"the tile at {at} cannot be read",
+              f"the blob at {at} cut into 1 tile(s) of unusual width"]
+    whole = [f"the blob at {at} cut into 3 tile(s) of unusual width", f"the tile at {at} touches the frame's edge",
+             f"a row at {at} has a tile that is not one between tiles", "a hand covers part of the table",
+             f"the row at {at} is a combination but for one tile's colour"]
+    found = doubts(TableReading((), tuple(placed + whole + ["no tile found"])), camera)
+    assert [d.why for d in found] == placed + whole
+    assert all(abs(d.x - 30.0) < 0.2 and abs(d.y - 20.0) < 0.2 for d in found[:len(placed)])
+    assert all(d.place is None for d in found[len(placed):])
+    assert doubts(TableReading((), ("no tile found",)), camera) == ()        # the empty table
