@@ -99,8 +99,9 @@ def _all_tiles(rules: TileRules) -> list[str]:
 
 
 def simulate_tiles(seed: int, players: int = 4, turns: int = 30, rules: TileRules = TileRules(), noise: Noise = Noise(),
-                   pace: Pace = Pace(), mistakes: float = 0.1) -> SimulatedTiles:
-    """Play ``turns`` turns of ``players`` players from ``seed``; the same seed gives the same game."""
+                   pace: Pace = Pace(), mistakes: float = 0.1, doubts: Doubts | None = None) -> SimulatedTiles:
+    """Play ``turns`` turns of ``players`` players from ``seed``; the same seed gives the same game
+    (``doubts``: the reader's doubts too, drawn after the game's own draws)."""
     rng = random.Random(seed)
     names = ("Ann", "Ben", "Cleo", "Dan")[:players]
     pool = _all_tiles(rules)
@@ -152,23 +153,50 @@ def simulate_tiles(seed: int, players: int = 4, turns: int = 30, rules: TileRule
             if pool:
                 rack.append(pool.pop())
             truth.append(TileEvent(0, "draw", 0, name))
-        _film(frames, table(), rng, noise, pace)
+        _film(frames, table(), rng, noise, pace, doubts)
         if melds and not truth[-1].legal:  # taken back to the rack (002); the next turn shows the table without them
             del groups[len(before):], places[len(before):]
             rack += played
     return SimulatedTiles(seed, names, frames, truth)
 
 
+@dataclass(frozen=True)
+class Doubts:
+    """The tile reader's doubts (:class:`~engine.tile_tracker.TileDoubt`) in the simulated readings: a
+    tile missed in every still frame of a turn with a doubt at its place (``missed``, per tile and
+    turn), and a doubt where no tile lies (``false``, per turn: a patch of the table that looks like a
+    tile face)."""
+
+    missed: float = 0.0
+    false: float = 0.0
+
+
 def _film(frames: list[TileFrame], placed: tuple[tuple[str, float, float], ...], rng: random.Random, noise: Noise,
-          pace: Pace) -> None:
-    """A hand over the table, still frames read with noise, then the turn button."""
+          pace: Pace, doubting: Doubts | None = None) -> None:
+    """A hand over the table, still frames read with noise (and the reader's doubts), then the turn button."""
     for _ in range(rng.randint(*pace.moving)):
         frames.append(TileFrame(len(frames), tuple(_read(t, rng, noise, None) for t in placed if rng.random() < 0.5), False, placed))
     doubts = {i: _lookalike(t[0], rng) for i, t in enumerate(placed) if rng.random() < noise.doubt}
+    missed, doubted = _doubted(placed, rng, doubting) if doubting else (set(), ())
     count = rng.randint(*pace.still)
     for k in range(count):
-        seen = tuple(_read(t, rng, noise, doubts.get(i)) for i, t in enumerate(placed) if rng.random() >= noise.drop)
-        frames.append(TileFrame(len(frames), seen, True, placed, end_turn=k == count - 1))
+        seen = tuple(_read(t, rng, noise, doubts.get(i)) for i, t in enumerate(placed)
+                     if rng.random() >= noise.drop and i not in missed)
+        frames.append(TileFrame(len(frames), seen, True, placed, end_turn=k == count - 1, doubts=doubted))
+
+
+def _doubted(placed: tuple[tuple[str, float, float], ...], rng: random.Random,
+             doubting: Doubts) -> tuple[set[int], tuple[TileDoubt, ...]]:
+    """The tiles the reader misses this turn and its doubts: at each missed tile, and now and then
+    on a bare patch of the table (far from every tile)."""
+    missed = {i for i in range(len(placed)) if rng.random() < doubting.missed}
+    doubts = [TileDoubt("a tile-sized patch of face colour is no tile found", round(placed[i][1] + rng.gauss(0, 0.3), 1),
+                        round(placed[i][2] + rng.gauss(0, 0.3), 1)) for i in sorted(missed)]
+    if rng.random() < doubting.false:
+        x, y = rng.uniform(2, TABLE_CM[0] - 2), rng.uniform(2, TABLE_CM[1] - 2)
+        if all(math.hypot(x - tx, y - ty) > 2 * STEP_CM for _, tx, ty in placed):
+            doubts.append(TileDoubt("a tile-sized patch of face colour is no tile found", round(x, 1), round(y, 1)))
+    return missed, tuple(doubts)
 
 
 def _read(tile: tuple[str, float, float], rng: random.Random, noise: Noise, doubt: str | None) -> TileSighting:

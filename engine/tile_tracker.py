@@ -399,11 +399,17 @@ class TileTracker:
             if answer is not None:
                 corrected.append(s if answer == s.code else TileSighting(answer, 1.0, s.x, s.y))
         for x, y, code, turn in self._added:
-            if turn != self.turn and not any(d.place and self._near(d.place, (x, y)) for d in doubts):
+            if turn != self.turn and not any(d.place and self._same_place(d.place, (x, y)) for d in doubts):
                 continue
             if not any(self._near((s.x, s.y), (x, y)) for s in corrected):
                 corrected.append(TileSighting(code, 1.0, x, y))
         return corrected
+
+    def _same_place(self, a: tuple[float, float], b: tuple[float, float]) -> bool:
+        """Whether two doubts are about one place (within ``confirm_radius_cm``): closer than
+        :meth:`_near`, so that a doubt about a tile missed beside one asked or answered about is
+        asked too."""
+        return math.dist(a, b) <= self.options.confirm_radius_cm
 
     def _near(self, a: tuple[float, float], b: tuple[float, float]) -> bool:
         """Whether two places are one tile's (within :data:`STRAY_REACH` of a tile's size)."""
@@ -424,8 +430,8 @@ class TileTracker:
             if place is None:
                 if asked:
                     continue
-            elif any(self._near(place, p) for p in self._answered_places()) or any(
-                    d.place and self._near(place, d.place) for d in asked):
+            elif any(self._same_place(place, p) for p in self._answered_places()) or any(
+                    d.place and self._same_place(place, d.place) for d in asked):
                 continue
             here = self._tile_at(settled, place)
             choices = self._fitting(settled, place, here) + ([NO_TILE] if place else []) + [AS_READ, NOT_AS_READ]
@@ -452,11 +458,17 @@ class TileTracker:
     def _fitting(self, tiles: list[_Tile], place: tuple[float, float] | None, here: _Tile | None) -> list[str]:
         """What may lie at ``place``: the tile read there first, then the tiles that make its row a
         group or run with the tile there (:func:`engine.tiles.fitting_tiles`), at most
-        :data:`DOUBT_TILES`."""
+        :data:`DOUBT_TILES`. The other places of the window's doubts where no tile was read count as
+        tiles of the row that may be anything (jokers): two tiles missed side by side still have a row."""
         if place is None:
             return []
         probe = here or _Tile("?", place[0], place[1], 0.0)
-        rows = self._rows([t for t in tiles if t is not here] + [probe])
+        unknown: list[_Tile] = []
+        for other in (d.place for _, doubts in self._frames for d in doubts):
+            if other and not any(self._same_place(other, p) for p in [place] + [(u.x, u.y) for u in unknown]) \
+                    and self._tile_at(tiles, other) is None:
+                unknown.append(_Tile("JK", *other, 0.0))
+        rows = self._rows([t for t in tiles if t is not here] + unknown + [probe])
         row = next(r for r in rows if probe in r)
         at = row.index(probe)
         left, right = ([parse_tile(t.code) for t in part] for part in (row[:at], row[at + 1:]))

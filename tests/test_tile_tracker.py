@@ -1,9 +1,11 @@
 """Tile Rummy turns: simulated games with noisy table readings through the tile tracker."""
 
+from collections import Counter
+
 import pytest
 
 from engine.simulate import Noise
-from engine.simulate_tiles import simulate_tiles, track_tiles
+from engine.simulate_tiles import Doubts, simulate_tiles, track_tiles
 from engine.tile_tracker import (AS_READ, NO_TILE, NOT_AS_READ, TileDoubt, TileSighting, TileTracker, TileTrackerError,
                                  TileTrackerOptions)
 
@@ -279,3 +281,23 @@ def test_a_doubt_about_a_tile_read_offers_it_first_and_a_misread_is_renamed():
     assert question.read == "G12" and question.candidates[:3] == ("G12", "B12", "JK")
     t.confirm(question.seq, "B12")
     assert t.end_turn(2)[0].played == tuple(RUN)
+
+
+def test_tiles_the_reader_misses_are_named_at_their_places_and_never_committed_wrong():
+    """Simulated readings that miss tiles (3 % per tile and turn, in every still frame, with a doubt
+    at the place) and doubt bare patches (one turn in five): the players' answers complete the turns;
+    unanswered, they are asked; never a wrong turn either way."""
+    doubting = Doubts(missed=0.03, false=0.2)
+    games = [simulate_tiles(seed, turns=30, doubts=doubting) for seed in range(8)]
+    outcomes = {True: Counter(), False: Counter()}
+    for answer, counts in outcomes.items():
+        for game in games:
+            committed, asked = track_tiles(game, answer=answer)
+            assert len(committed) == len(game.truth)
+            counts["questions"] += len(asked)
+            counts["named"] += sum(q.kind == "doubt" and r not in (None, NO_TILE, AS_READ, NOT_AS_READ) for q, r in asked)
+            for event, truth in zip(committed, game.truth):
+                assert event.needs_confirmation or event.key() == truth.key(), (game.seed, event.describe(), truth.describe())
+                counts["asked"] += event.needs_confirmation
+    assert outcomes[False]["asked"] > 120            # without answers most turns stay questions
+    assert outcomes[True]["named"] >= 20 and outcomes[True]["asked"] <= 20, outcomes[True]
