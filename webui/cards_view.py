@@ -39,7 +39,7 @@ def tile_face(code: str, palette: TilePalette = RAVENSBURGER) -> dict:
 
 
 ANSWER_WORDS = {BACK: "face down", NOTHING: "no card here", NO_TILE: "no tile here", AS_READ: "the table is as read",
-                NOT_AS_READ: "none of these: we record the turn by hand"}
+                NOT_AS_READ: "none of these"}
 """How the tracker's answers that are not a card read on a button."""
 
 
