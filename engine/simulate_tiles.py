@@ -15,12 +15,14 @@ then the turn button.
 
 from __future__ import annotations
 
+import math
 import random
+from collections import Counter
 from dataclasses import dataclass
 
 from engine.cards import parse_tile
 from engine.simulate import Noise, Pace
-from engine.tile_tracker import TileEvent, TileSighting
+from engine.tile_tracker import AS_READ, NO_TILE, NOT_AS_READ, STRAY_REACH, TileDoubt, TileEvent, TileSighting, TileTrackerOptions
 from engine.tiles import TileRules, check_turn, tile_value
 
 ROW_CM = 5.0
@@ -35,18 +37,52 @@ TABLE_CM = (80.0, 60.0)
 
 @dataclass(frozen=True)
 class TileFrame:
-    """One frame: the tiles read, whether the table is still, the true tiles (code, x, y), and whether
-    the player presses the turn button after this frame."""
+    """One frame: the tiles read, whether the table is still, the true tiles (code, x, y), whether
+    the player presses the turn button after this frame, and the reader's doubts."""
 
     frame_id: int
     sightings: tuple[TileSighting, ...]
     still: bool
     table: tuple[tuple[str, float, float], ...]
     end_turn: bool = False
+    doubts: tuple[TileDoubt, ...] = ()
 
     def tile_at(self, x: float, y: float) -> str:
         """The true tile nearest a point: what a player answers when asked."""
         return min(self.table, key=lambda t: (t[1] - x) ** 2 + (t[2] - y) ** 2)[0]
+
+    def answer(self, question: TileEvent, tile_cm: tuple[float, float] = TileTrackerOptions().tile_cm) -> str | None:
+        """What a player answers a question, looking at the table, truthfully; None where no answer
+        offered is true.
+
+        A tile read unsurely: the tile there. A doubt about a place: the tile that lies there (one
+        tile's size around it; where two do, the place is no one tile's) or "no tile here"
+        (:data:`NO_TILE`), as the player sees at the mark;
+        where that answer is not offered, and for a doubt about the whole table, "the table is as
+        read" (:data:`AS_READ`) when the tiles marked on the photo (``question.groups``) are the
+        table's, else "none of these" (:data:`NOT_AS_READ`; None where that is not offered either).
+
+        >>> frame = TileFrame(0, (), True, (("R5", 10.0, 20.0), ("R6", 13.0, 20.0), ("R7", 16.0, 20.0)))
+        >>> gap = TileEvent(1, "doubt", 0, groups=(("R5", "R6"),), position=(16.2, 20.1),
+        ...                 candidates=("R7", "R4", "JK", NO_TILE, AS_READ))
+        >>> frame.answer(gap), frame.answer(TileEvent(2, "doubt", 0, groups=(("R5", "R6", "R7"),), candidates=(AS_READ,)))
+        ('R7', 'AS_READ')
+        >>> frame.answer(TileEvent(3, "doubt", 0, groups=(("R5", "R6", "R7"),), position=(30.0, 20.0), candidates=(NO_TILE, AS_READ)))
+        'NO_TILE'
+        >>> frame.answer(TileEvent(4, "doubt", 0, groups=(("R5", "R6"),), candidates=(AS_READ, NOT_AS_READ)))
+        'NOT_AS_READ'
+        """
+        if question.kind == "reading":
+            return self.tile_at(*question.position)
+        if question.position is not None:
+            x, y = question.position
+            near = [t for t in self.table if math.hypot((t[1] - x) / tile_cm[0], (t[2] - y) / tile_cm[1]) <= STRAY_REACH]
+            here = near[0][0] if len(near) == 1 else NO_TILE if not near else None   # two tiles at the mark: no one tile's
+            if here in question.candidates:
+                return here
+        as_read = Counter(code for group in question.groups for code in group) == Counter(t[0] for t in self.table)
+        answer = AS_READ if as_read else NOT_AS_READ
+        return answer if answer in question.candidates else None
 
 
 @dataclass
@@ -63,8 +99,9 @@ def _all_tiles(rules: TileRules) -> list[str]:
 
 
 def simulate_tiles(seed: int, players: int = 4, turns: int = 30, rules: TileRules = TileRules(), noise: Noise = Noise(),
-                   pace: Pace = Pace(), mistakes: float = 0.1) -> SimulatedTiles:
-    """Play ``turns`` turns of ``players`` players from ``seed``; the same seed gives the same game."""
+                   pace: Pace = Pace(), mistakes: float = 0.1, doubts: Doubts | None = None) -> SimulatedTiles:
+    """Play ``turns`` turns of ``players`` players from ``seed``; the same seed gives the same game
+    (``doubts``: the reader's doubts too, drawn after the game's own draws)."""
     rng = random.Random(seed)
     names = ("Ann", "Ben", "Cleo", "Dan")[:players]
     pool = _all_tiles(rules)
@@ -116,23 +153,50 @@ def simulate_tiles(seed: int, players: int = 4, turns: int = 30, rules: TileRule
             if pool:
                 rack.append(pool.pop())
             truth.append(TileEvent(0, "draw", 0, name))
-        _film(frames, table(), rng, noise, pace)
+        _film(frames, table(), rng, noise, pace, doubts)
         if melds and not truth[-1].legal:  # taken back to the rack (002); the next turn shows the table without them
             del groups[len(before):], places[len(before):]
             rack += played
     return SimulatedTiles(seed, names, frames, truth)
 
 
+@dataclass(frozen=True)
+class Doubts:
+    """The tile reader's doubts (:class:`~engine.tile_tracker.TileDoubt`) in the simulated readings: a
+    tile missed in every still frame of a turn with a doubt at its place (``missed``, per tile and
+    turn), and a doubt where no tile lies (``false``, per turn: a patch of the table that looks like a
+    tile face)."""
+
+    missed: float = 0.0
+    false: float = 0.0
+
+
 def _film(frames: list[TileFrame], placed: tuple[tuple[str, float, float], ...], rng: random.Random, noise: Noise,
-          pace: Pace) -> None:
-    """A hand over the table, still frames read with noise, then the turn button."""
+          pace: Pace, doubting: Doubts | None = None) -> None:
+    """A hand over the table, still frames read with noise (and the reader's doubts), then the turn button."""
     for _ in range(rng.randint(*pace.moving)):
         frames.append(TileFrame(len(frames), tuple(_read(t, rng, noise, None) for t in placed if rng.random() < 0.5), False, placed))
     doubts = {i: _lookalike(t[0], rng) for i, t in enumerate(placed) if rng.random() < noise.doubt}
+    missed, doubted = _doubted(placed, rng, doubting) if doubting else (set(), ())
     count = rng.randint(*pace.still)
     for k in range(count):
-        seen = tuple(_read(t, rng, noise, doubts.get(i)) for i, t in enumerate(placed) if rng.random() >= noise.drop)
-        frames.append(TileFrame(len(frames), seen, True, placed, end_turn=k == count - 1))
+        seen = tuple(_read(t, rng, noise, doubts.get(i)) for i, t in enumerate(placed)
+                     if rng.random() >= noise.drop and i not in missed)
+        frames.append(TileFrame(len(frames), seen, True, placed, end_turn=k == count - 1, doubts=doubted))
+
+
+def _doubted(placed: tuple[tuple[str, float, float], ...], rng: random.Random,
+             doubting: Doubts) -> tuple[set[int], tuple[TileDoubt, ...]]:
+    """The tiles the reader misses this turn and its doubts: at each missed tile, and now and then
+    on a bare patch of the table (far from every tile)."""
+    missed = {i for i in range(len(placed)) if rng.random() < doubting.missed}
+    doubts = [TileDoubt("a tile-sized patch of face colour is no tile found", round(placed[i][1] + rng.gauss(0, 0.3), 1),
+                        round(placed[i][2] + rng.gauss(0, 0.3), 1)) for i in sorted(missed)]
+    if rng.random() < doubting.false:
+        x, y = rng.uniform(2, TABLE_CM[0] - 2), rng.uniform(2, TABLE_CM[1] - 2)
+        if all(math.hypot(x - tx, y - ty) > 2 * STEP_CM for _, tx, ty in placed):
+            doubts.append(TileDoubt("a tile-sized patch of face colour is no tile found", round(x, 1), round(y, 1)))
+    return missed, tuple(doubts)
 
 
 def _read(tile: tuple[str, float, float], rng: random.Random, noise: Noise, doubt: str | None) -> TileSighting:
@@ -155,22 +219,29 @@ def _lookalike(code: str, rng: random.Random) -> str:
     return colour + str(number % 13 + 1)
 
 
-def track_tiles(game: SimulatedTiles, answer: bool = True, options=None) -> tuple[list[TileEvent], int]:
-    """The game through a :class:`~engine.tile_tracker.TileTracker`; questions answered from the table.
+def track_tiles(game: SimulatedTiles, answer: bool = True,
+                options: TileTrackerOptions | None = None) -> tuple[list[TileEvent], list[tuple[TileEvent, str | None]]]:
+    """The game through a :class:`~engine.tile_tracker.TileTracker`; questions answered from the table
+    (:meth:`TileFrame.answer`).
 
-    Returns the turn and draw events committed (questions left out) and the number of questions.
+    Returns the turn and draw events committed (questions left out) and the questions with their
+    answers (None: not answered).
     """
-    from engine.tile_tracker import TileTracker, TileTrackerOptions
+    from engine.tile_tracker import TileTracker
 
-    tracker = TileTracker(game.players, options=options or TileTrackerOptions())
-    committed, asked = [], 0
+    options = options or TileTrackerOptions()
+    tracker = TileTracker(game.players, options=options)
+    committed: list[TileEvent] = []
+    asked: list[tuple[TileEvent, str | None]] = []
     for frame in game.frames:
-        events = tracker.update(frame.frame_id, frame.sightings, frame.still)
+        events = tracker.update(frame.frame_id, frame.sightings, frame.still, frame.doubts)
         while events:
             question = events.pop(0)
-            asked += 1
-            if answer:
-                events += tracker.confirm(question.seq, frame.tile_at(*question.position))
+            # an earlier answer ("the table is as read") may have settled it
+            reply = frame.answer(question, options.tile_cm) if answer and tracker.awaits(question.seq) else None
+            asked.append((question, reply))
+            if reply is not None:
+                events += tracker.confirm(question.seq, reply)
         if frame.end_turn:
             committed += tracker.end_turn(frame.frame_id)
     return committed, asked

@@ -23,6 +23,25 @@ still frames (its readings dropped in most), or with a tile more often than the 
 answer about a tile holds while that tile lies on the table: a tile laid later on the spot of one
 taken back is read afresh.
 
+A reading may also carry :class:`TileDoubt` values: the reader's signs that a tile may be missed or
+misread at some place (a gap of one tile's room in a row, a patch of face colour, a blob cut into
+tiles of odd width). Each place is a ``doubt`` question once the still table settles: it says where,
+what was read there, and offers the tiles that fit the row there (:func:`engine.tiles.fitting_tiles`),
+"no tile here" (:data:`NO_TILE`), "the table is as read" (:data:`AS_READ`) and "none of these"
+(:data:`NOT_AS_READ`). The answer settles the place (a tile added there or named, a tile read there
+dropped), or the whole still table; the turn is then judged as usual. Unanswered or answered "none of
+these", the turn is a question.
+
+>>> t = TileTracker(("Ann", "Ben"), options=TileTrackerOptions(window=1, quorum=1))
+>>> row = [TileSighting(code, 0.95, x, 20) for code, x in [("B10", 10), ("B11", 13), ("B13", 19)]]
+>>> [question] = t.update(1, row, still=True, doubts=[TileDoubt("one tile's room in a row", 16, 20)])
+>>> question.describe(), question.candidates
+('#1 doubt needs confirmation: B12 or JK or NO_TILE or AS_READ or NOT_AS_READ', ('B12', 'JK', 'NO_TILE', 'AS_READ', 'NOT_AS_READ'))
+>>> t.confirm(question.seq, "B12")
+[]
+>>> [e.describe() for e in t.end_turn(1)]
+['#2 turn Ann B10 B11 B12 B13: legal (opening 46)']
+
 >>> t = TileTracker(("Ann", "Ben"), options=TileTrackerOptions(window=1, quorum=1))
 >>> row = [TileSighting(code, 0.95, 10 + 3 * i, 20) for i, code in enumerate(["R10", "R11", "R12", "R13"])]
 >>> t.update(1, row, still=True)
@@ -41,13 +60,23 @@ from dataclasses import dataclass
 from typing import Literal, Sequence
 
 from engine.cards import CardError, parse_tile
-from engine.tiles import TileRules, check_turn
+from engine.tiles import TileRules, check_turn, fitting_tiles
 
-TileEventKind = Literal["turn", "draw", "reading"]
+TileEventKind = Literal["turn", "draw", "reading", "doubt"]
+NO_TILE = "NO_TILE"
+"""The answer to a doubt about a place: no tile lies there (a tile read there is none)."""
+AS_READ = "AS_READ"
+"""The answer to a doubt: the still table is exactly as read (every tile marked on the photo, rightly)."""
+NOT_AS_READ = "NOT_AS_READ"
+"""The answer to a doubt: none of the answers offered is true (the players record the turn by hand):
+the question stays open, so the turn is a question."""
 STRAY_REACH = 0.75
 """How far (in tile sizes) a reading may lie from a settled tile and still be a reading of it: far
 beyond the jitter of one tile's readings, short of the next tile in a row (a tile's width and a
 gap away)."""
+DOUBT_TILES = 4
+"""The most tiles a doubt offers (with "no tile here", "the table is as read" and "none of these", 7
+answers: the dashboard's most)."""
 
 
 class TileTrackerError(ValueError):
@@ -71,6 +100,20 @@ class TileSighting:
 
 
 @dataclass(frozen=True)
+class TileDoubt:
+    """A sign in one frame's reading that a tile may be missed or misread (``why``), at a place of the
+    table (cm), or somewhere unknown (``x``, ``y`` None: a hand over the table)."""
+
+    why: str
+    x: float | None = None
+    y: float | None = None
+
+    @property
+    def place(self) -> tuple[float, float] | None:
+        return None if self.x is None or self.y is None else (self.x, self.y)
+
+
+@dataclass(frozen=True)
 class TileTrackerOptions:
     """``window``/``quorum`` as for Gin; tiles of ``tile_cm`` (w, h) closer than ``gap_cm`` side by
     side in one row are one group; an answer holds for a reading within ``confirm_radius_cm``."""
@@ -90,7 +133,9 @@ class TileTrackerOptions:
 @dataclass(frozen=True)
 class TileEvent:
     """A committed turn (``played`` from the rack, ``groups`` after it, the engine's verdict), a draw,
-    or a question (``needs_confirmation``)."""
+    or a question (``needs_confirmation``): a tile read unsurely (``reading``), or a doubt of the
+    reader (``doubt``: its place ``position`` (None: somewhere), the tile read there ``read``, the
+    table as read in ``groups``, the answers in ``candidates``)."""
 
     seq: int
     kind: TileEventKind
@@ -105,6 +150,7 @@ class TileEvent:
     candidates: tuple[str, ...] = ()
     position: tuple[float, float] | None = None
     detail: str = ""
+    read: str | None = None
 
     def key(self) -> tuple:
         """What the event says about the game, to compare with the truth."""
@@ -145,9 +191,21 @@ class TileTracker:
         self.table: list[_Tile] = []
         """The table as settled at the end of the last turn."""
         self._now: list[_Tile] | None = []
+        self._frames: list[tuple[tuple[TileSighting, ...], tuple[TileDoubt, ...]]] = []
+        """The still frames of the window as read; ``_window`` is their tiles after the answers."""
         self._window: list[list[TileSighting]] = []
-        self._overrides: list[tuple[float, float, str, str]] = []
+        self._overrides: list[tuple[float, float, str, str | None]] = []
+        """Answers about a tile read: (x, y, read, what lies there; None: no tile)."""
+        self._added: list[tuple[float, float, str, int]] = []
+        """Answers that a tile lies where none was read: (x, y, tile, the turn of the answer)."""
+        self._settled_places: list[tuple[float, float]] = []
+        """Doubts answered this still period (no tile there, or which one)."""
+        self._as_read = False
+        """This still period's table was answered "as read": its doubts are settled."""
         self._pending: dict[int, _Tile] = {}
+        self._open: dict[int, TileDoubt] = {}
+        self._frame_id = 0
+        """The last frame taken: questions an answer brings are asked at it."""
         self._period: Counter[str] | None = None
         """The tile counts settled in this still period; a later window that settles other counts
         without the table moving means the readings disagree, and the table is not known."""
@@ -160,14 +218,21 @@ class TileTracker:
     def player(self) -> str:
         return self.players[self.turn % len(self.players)]
 
-    def update(self, frame_id: int, sightings: Sequence[TileSighting], still: bool) -> list[TileEvent]:
-        """Take one frame; returns the questions it raises (turns end with :meth:`end_turn`)."""
+    def update(self, frame_id: int, sightings: Sequence[TileSighting], still: bool,
+               doubts: Sequence[TileDoubt] = ()) -> list[TileEvent]:
+        """Take one frame and the reader's doubts about it; returns the questions it raises (turns end
+        with :meth:`end_turn`)."""
         if not still:
+            self._frames.clear()
             self._window.clear()
             self._now, self._period, self._disagree = None, None, False
+            self._settled_places, self._as_read = [], False  # the table may change: its doubts are asked afresh
+            self._open.clear()
             return []
-        self._window.append([self._corrected(s) for s in sightings])
-        del self._window[:-self.options.window]
+        self._frame_id = frame_id
+        self._frames.append((tuple(sightings), tuple(doubts)))
+        del self._frames[:-self.options.window]
+        self._correct_window()
         if len(self._window) < self.options.window:
             return []
         settled = self._settled()
@@ -182,24 +247,39 @@ class TileTracker:
             if not any(t.code == tile.code and math.dist((t.x, t.y), (tile.x, tile.y)) <= self.options.confirm_radius_cm
                        for t in settled):
                 del self._pending[seq]
-        return self._question(settled, frame_id)
+        return self._question(settled, frame_id) + self._doubt_questions(settled, frame_id)
+
+    def awaits(self, seq: int) -> bool:
+        """True while question ``seq`` waits for an answer: an answer ("the table is as read"), a move
+        of the table or the turn's end can settle or drop other open questions, and :meth:`confirm`
+        refuses an answer to those."""
+        return seq in self._open or seq in self._pending
 
     def confirm(self, seq: int, code: str) -> list[TileEvent]:
-        """Answer question ``seq``: the tile there is ``code``."""
-        if seq not in self._pending:
+        """Answer question ``seq``: the tile there is ``code``; a doubt may also be answered
+        :data:`NO_TILE` (no tile lies at its place) or :data:`AS_READ` (the table is as read)."""
+        if seq in self._open:
+            if code == NOT_AS_READ:
+                return []
+            self._settle_doubt(self._open.pop(seq), code)
+        elif seq in self._pending:
+            tile = self._pending.pop(seq)
+            self._overrides.append((tile.x, tile.y, tile.code, None if code == NO_TILE else str(parse_tile(code))))
+        else:
             raise TileTrackerError(f"event #{seq} is not waiting for a confirmation")
-        tile = self._pending.pop(seq)
-        self._overrides.append((tile.x, tile.y, tile.code, str(parse_tile(code))))
-        self._window = [[self._corrected(s) for s in frame] for frame in self._window]
-        if self._now is not None:
-            self._now = self._settled()
-            self._period = Counter(t.code for t in self._now) if self._now is not None else None
-        return []
+        self._correct_window()
+        if self._now is None:
+            return []
+        self._now = self._settled()
+        self._period = Counter(t.code for t in self._now) if self._now is not None else None
+        return self._doubt_questions(self._now, self._frame_id) if self._now is not None else []
 
     def end_turn(self, frame_id: int) -> list[TileEvent]:
         """The player to move ends the turn (button or timer): commit it, checked by the engine."""
         events = self._judge_turn(frame_id)
         self._forget_answers()
+        self._settled_places, self._as_read = [], False
+        self._open.clear()  # moot: the turn they were about is asked
         return events
 
     def _forget_answers(self) -> None:
@@ -209,11 +289,13 @@ class TileTracker:
         radius = self.options.confirm_radius_cm
         self._overrides = [(x, y, read, code) for x, y, read, code in self._overrides
                            if any(t.code == code and math.dist((t.x, t.y), (x, y)) <= radius for t in self.table)]
+        self._added = [(x, y, code, turn) for x, y, code, turn in self._added
+                       if any(t.code == code and self._near((t.x, t.y), (x, y)) for t in self.table)]
 
     def _judge_turn(self, frame_id: int) -> list[TileEvent]:
         player = self.player
         disagree, self._period, self._disagree = self._disagree, None, False  # the next turn reads afresh
-        if self._now is None or self._pending or self._unsure:
+        if self._now is None or self._pending or self._open or self._unsure:
             return [self._unread_turn(frame_id, player, disagree)]
         before, after = self._groups(self.table), self._groups(self._now)
         played = Counter(t.code for t in self._now) - Counter(t.code for t in self.table)
@@ -287,7 +369,7 @@ class TileTracker:
                      reanchor: bool = True) -> TileEvent:
         """The turn is a question; the table settled now (if any, with no question open, and trusted:
         ``reanchor``) is the next reference."""
-        why = why or ("a question about a tile is open" if self._pending else
+        why = why or ("a question about a tile is open" if self._pending or self._open else
                       "the still table's readings disagree (tiles read in some frames, not in others)"
                       if disagree else
                       "the table was not still long enough to read" if self._now is None else
@@ -296,7 +378,7 @@ class TileTracker:
         self.turn += 1
         if not self.opened[player]:
             self.opened[player] = None
-        if reanchor and self._now is not None and not self._pending:
+        if reanchor and self._now is not None and not self._pending and not self._open:
             self.table, self._unsure, self._tentative = self._now, 0, True  # known again, unless taken back
         else:
             self._unsure = self._unsure or event.seq
@@ -304,11 +386,110 @@ class TileTracker:
 
     # --- reading ------------------------------------------------------------------------------
 
-    def _corrected(self, s: TileSighting) -> TileSighting:
-        for x, y, read, code in self._overrides:
-            if read == s.code and math.dist((x, y), (s.x, s.y)) <= self.options.confirm_radius_cm:
-                return TileSighting(code, 1.0, s.x, s.y)
-        return s
+    def _correct_window(self) -> None:
+        self._window = [self._corrected(sightings, doubts) for sightings, doubts in self._frames]
+
+    def _corrected(self, sightings: Sequence[TileSighting], doubts: Sequence[TileDoubt]) -> list[TileSighting]:
+        """A frame's tiles after the answers: tiles named or dropped, tiles added where none was read
+        (an answer of an earlier turn only where the reader doubts that place again)."""
+        corrected = []
+        for s in sightings:
+            answer = next((code for x, y, read, code in self._overrides
+                           if read == s.code and math.dist((x, y), (s.x, s.y)) <= self.options.confirm_radius_cm), s.code)
+            if answer is not None:
+                corrected.append(s if answer == s.code else TileSighting(answer, 1.0, s.x, s.y))
+        for x, y, code, turn in self._added:
+            if turn != self.turn and not any(d.place and self._same_place(d.place, (x, y)) for d in doubts):
+                continue
+            if not any(self._near((s.x, s.y), (x, y)) for s in corrected):
+                corrected.append(TileSighting(code, 1.0, x, y))
+        return corrected
+
+    def _same_place(self, a: tuple[float, float], b: tuple[float, float]) -> bool:
+        """Whether two doubts are about one place (within ``confirm_radius_cm``): closer than
+        :meth:`_near`, so that a doubt about a tile missed beside one asked or answered about is
+        asked too."""
+        return math.dist(a, b) <= self.options.confirm_radius_cm
+
+    def _near(self, a: tuple[float, float], b: tuple[float, float]) -> bool:
+        """Whether two places are one tile's (within :data:`STRAY_REACH` of a tile's size)."""
+        width, height = self.options.tile_cm
+        return math.hypot((a[0] - b[0]) / width, (a[1] - b[1]) / height) <= STRAY_REACH
+
+    # --- the reader's doubts ------------------------------------------------------------------
+
+    def _doubt_questions(self, settled: list[_Tile], frame_id: int) -> list[TileEvent]:
+        """A question for each doubt of the window's frames at a place not yet asked or answered; one
+        about the whole table once every place is answered (the table it shows is then the corrected one)."""
+        if self._as_read:
+            return []
+        events = []
+        asked = list(self._open.values())
+        for doubt in sorted((d for _, doubts in self._frames for d in doubts), key=lambda d: d.place is None):
+            place = doubt.place
+            if place is None:
+                if asked:
+                    continue
+            elif any(self._same_place(place, p) for p in self._answered_places()) or any(
+                    d.place and self._same_place(place, d.place) for d in asked):
+                continue
+            here = self._tile_at(settled, place)
+            choices = self._fitting(settled, place, here) + ([NO_TILE] if place else []) + [AS_READ, NOT_AS_READ]
+            event = self._emit("doubt", frame_id, needs_confirmation=True, candidates=tuple(choices),
+                               position=place and (round(place[0], 1), round(place[1], 1)),
+                               groups=tuple(map(tuple, self._groups(settled))), detail=doubt.why,
+                               read=here.code if here else None)
+            self._open[event.seq] = doubt
+            asked.append(doubt)
+            events.append(event)
+        return events
+
+    def _answered_places(self) -> list[tuple[float, float]]:
+        """Places a doubt is no longer asked about: answered this still period, or where an answer put
+        a tile the reader missed (it holds while that tile lies on the table, where the reader doubts
+        the place again: :meth:`_corrected`)."""
+        return self._settled_places + [(x, y) for x, y, *_ in self._added]
+
+    def _tile_at(self, tiles: list[_Tile], place: tuple[float, float] | None) -> _Tile | None:
+        """The tile read nearest ``place`` if it is the tile at that place."""
+        near = [t for t in tiles if place and self._near((t.x, t.y), place)]
+        return min(near, key=lambda t: math.dist((t.x, t.y), place), default=None)
+
+    def _fitting(self, tiles: list[_Tile], place: tuple[float, float] | None, here: _Tile | None) -> list[str]:
+        """What may lie at ``place``: the tile read there first, then the tiles that make its row a
+        group or run with the tile there (:func:`engine.tiles.fitting_tiles`), at most
+        :data:`DOUBT_TILES`. The other places of the window's doubts where no tile was read count as
+        tiles of the row that may be anything (jokers): two tiles missed side by side still have a row."""
+        if place is None:
+            return []
+        probe = here or _Tile("?", place[0], place[1], 0.0)
+        unknown: list[_Tile] = []
+        for other in (d.place for _, doubts in self._frames for d in doubts):
+            if other and not any(self._same_place(other, p) for p in [place] + [(u.x, u.y) for u in unknown]) \
+                    and self._tile_at(tiles, other) is None:
+                unknown.append(_Tile("JK", *other, 0.0))
+        rows = self._rows([t for t in tiles if t is not here] + unknown + [probe])
+        row = next(r for r in rows if probe in r)
+        at = row.index(probe)
+        left, right = ([parse_tile(t.code) for t in part] for part in (row[:at], row[at + 1:]))
+        fitting = fitting_tiles(left, right, self.rules) if left or right else []
+        return list(dict.fromkeys(([here.code] if here else []) + fitting))[:DOUBT_TILES]
+
+    def _settle_doubt(self, doubt: TileDoubt, answer: str) -> None:
+        if answer == AS_READ:
+            self._as_read = True
+            self._open.clear()
+            return
+        place = doubt.place
+        if place is None:
+            raise TileTrackerError(f"a doubt with no place ({doubt.why}) is answered {AS_READ}, got {answer!r}")
+        code = None if answer == NO_TILE else str(parse_tile(answer))
+        here = self._tile_at(self._now or [], place)
+        if here is not None:
+            self._overrides.append((here.x, here.y, here.code, code))
+        elif code is not None:
+            self._added.append((place[0], place[1], code, self.turn))
+        self._settled_places.append(place)
 
     def _settled(self) -> list[_Tile] | None:
         """The tiles on the table if every tile count is agreed by a quorum of the window."""
@@ -341,6 +522,10 @@ class TileTracker:
         return events
 
     def _groups(self, tiles: list[_Tile]) -> list[list[str]]:
+        """Rows of tiles lying side by side, each ordered left to right, as tile codes."""
+        return [[t.code for t in row] for row in self._rows(tiles)]
+
+    def _rows(self, tiles: list[_Tile]) -> list[list[_Tile]]:
         """Rows of tiles lying side by side, each ordered left to right."""
         width, height = self.options.tile_cm
         groups: list[list[_Tile]] = []
@@ -352,7 +537,7 @@ class TileTracker:
                     break
             else:
                 groups.append([tile])
-        return [[t.code for t in g] for g in sorted(groups, key=lambda g: (round(g[0].y), g[0].x))]
+        return sorted(groups, key=lambda g: (round(g[0].y), g[0].x))
 
     def _emit(self, kind: TileEventKind, frame_id: int, player: str | None = None, **fields) -> TileEvent:
         event = TileEvent(len(self.events) + 1, kind, frame_id, player, **fields)

@@ -103,6 +103,34 @@ def group_of(tiles: Sequence, rules: TileRules = TileRules()) -> WildMeld:
         return WildMeld.of(tiles, ace_high=False, kind_of=kind)
 
 
+def fitting_tiles(left: Sequence, right: Sequence, rules: TileRules = TileRules()) -> list[str]:
+    """The tiles that make ``left + [tile] + right`` a group or run: what may lie where a row has a
+    doubtful place (a tile missed between or beside tiles read, or one read unsurely), numbered tiles
+    first, the joker last (it fits wherever anything does). Tiles that fit in the row's order come
+    first; only where none does, those that fit in some order (a row read the other way round).
+
+    >>> from engine.cards import parse_tiles as t
+    >>> fitting_tiles(t("R5 R6"), t("R8")), fitting_tiles(t("Y9 G9"), [])
+    (['R7', 'JK'], ['B9', 'R9', 'JK'])
+    >>> fitting_tiles(t("R12 R13"), []), fitting_tiles(t("R2"), t("B7"))
+    (['R11', 'JK'], [])
+    """
+    kind = tile_pieces(rules.palette)
+    codes = [f"{colour}{n}" for colour in rules.palette.colours for n in range(1, 14)] + ["JK"]
+    for ordered in (True, False):
+        fitting = []
+        for code in codes:
+            try:
+                WildMeld.of([*left, *parse_tiles([code], rules.palette), *right], ace_high=False, kind_of=kind,
+                            ordered=ordered)
+            except WildMeldError:
+                continue
+            fitting.append(code)
+        if fitting != ["JK"] and fitting:
+            return fitting
+    return []
+
+
 # --- the table solver ------------------------------------------------------------------------
 
 

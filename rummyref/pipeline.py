@@ -562,10 +562,11 @@ class Recorder:
         self._seen = store.last_event_id(match_id)
         self._camera_state: str | None = None
 
-    def snapshot(self, image: np.ndarray, observations: Sequence[CardObservation],
-                 zones: Sequence[dict[str, Any]] = ()) -> str:
-        """Store the frame as the camera took it, with what was read (card positions, ``zones`` as
-        image polygons) beside it for the dashboard to draw over the photo; returns its sha256."""
+    def snapshot(self, image: np.ndarray, observations: Sequence[CardObservation | dict[str, Any]],
+                 zones: Sequence[dict[str, Any]] = (), doubts: Sequence[dict[str, Any]] = ()) -> str:
+        """Store the frame as the camera took it, with what was read (card positions, or their JSON;
+        ``zones`` and the places asked about, ``doubts``, as image polygons) beside it for the
+        dashboard to draw over the photo; returns its sha256."""
         import cv2
 
         from webui.evidence import make_overlay
@@ -573,7 +574,8 @@ class Recorder:
         ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 85])
         if not ok:
             raise PipelineError("the frame could not be encoded as JPEG evidence")
-        overlay = make_overlay(image.shape[1], image.shape[0], [o.to_json() for o in observations], zones)
+        overlay = make_overlay(image.shape[1], image.shape[0],
+                               [o if isinstance(o, dict) else o.to_json() for o in observations], zones, doubts)
         return self.store.put_snapshot(jpeg.tobytes(), overlay)
 
     def _write(self, kind: str, payload: dict[str, Any]) -> Any:
@@ -601,8 +603,6 @@ class Recorder:
     def _record_one(self, event: Event, hand: int, tracker: GinTracker, evidence: str | None) -> int:
         detail = event.detail[:MAX_TEXT]
         if event.needs_confirmation and event.kind == "reading":
-            reading = reading_id(hand, event.seq)
-            self._asked[reading] = (hand, event.seq)
             prompt = f"Which card is this? {detail}"[:MAX_TEXT]
             choices = reading_choices(event)
             if len(choices) < 2:  # no card to tap: say so; the players record the hand if it stays unread
@@ -610,8 +610,7 @@ class Recorder:
                                                  "flagged": True, "detail": f"{prompt}: it cannot be read; "
                                                  "turn it to the camera or record the hand by hand"[:MAX_TEXT],
                                                  "evidence": evidence}))
-            return bool(self._write("reading_proposed", {"reading": reading, "prompt": prompt,
-                                                          "choices": choices, "evidence": evidence}))
+            return self.propose(hand, event.seq, prompt, choices, evidence)
         if event.kind == "discard":
             written = self._write("discard", {"player": event.player, "card": event.cards[0]})
             turn = next(p for p in tracker.players if p != event.player)
@@ -629,6 +628,14 @@ class Recorder:
         return bool(self._write("play", {"kind": event.kind, "player": event.player, "cards": list(event.cards),
                                          "melds": [list(m) for m in event.melds], "flagged": event.flagged,
                                          "detail": detail, "evidence": evidence}))
+
+    def propose(self, hand: int, seq: int, prompt: str, choices: Sequence[str], evidence: str | None) -> bool:
+        """Ask the players question ``seq`` of hand (or turn) ``hand`` on the dashboard; the answer
+        comes back through :meth:`inbox`."""
+        reading = reading_id(hand, seq)
+        self._asked[reading] = (hand, seq)
+        return bool(self._write("reading_proposed", {"reading": reading, "prompt": prompt[:MAX_TEXT],
+                                                      "choices": list(choices), "evidence": evidence}))
 
     def camera(self, status: Any) -> None:
         """Record a camera status change (``hardware.cameras.CameraStatus``); repeats of a state are skipped."""

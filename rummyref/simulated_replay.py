@@ -242,22 +242,29 @@ def replay_tiles(seeds: Iterable[int], turns: int = 30, players: int = 4, answer
                  track: Callable[..., tuple[list, int]] | None = None) -> Iterable[dict[str, Any]]:
     """Tile Rummy on simulated table readings (no images): one record per turn, truth against the tracker.
     ``track`` (default :func:`~engine.simulate_tiles.track_tiles`) takes a game and ``answer`` and returns
-    the committed events: :mod:`rummyref.tile_replay` passes one that photographs and reads the table.
+    the committed events and the questions with their answers: :mod:`rummyref.tile_replay` passes one
+    that photographs and reads the table. ``questions`` counts the questions asked during the turn,
+    ``answered`` those the players answered (not "none of these"); ``needs_confirmation``: the turn itself stayed a question.
 
     >>> turn = next(iter(replay_tiles([3], turns=2)))
     >>> sorted(turn)
-    ['agree', 'needs_confirmation', 'result', 'seed', 'truth', 'turn', 'wrong']
+    ['agree', 'answered', 'needs_confirmation', 'questions', 'result', 'seed', 'truth', 'turn', 'wrong']
     """
     from engine.simulate_tiles import simulate_tiles, track_tiles
+    from engine.tile_tracker import NOT_AS_READ
 
     for seed in seeds:
         game = simulate_tiles(seed, players=players, turns=turns)
-        committed, _ = (track or track_tiles)(game, answer=answer)
+        committed, asked = (track or track_tiles)(game, answer=answer)
+        last = 0
         for number, (truth, event) in enumerate(zip(game.truth, committed), start=1):
             doubtful = event.needs_confirmation
             agree = not doubtful and event.key() == truth.key()
+            replies = [reply for question, reply in asked if last < question.seq < event.seq]
+            last = event.seq
             yield {"seed": seed, "turn": number, "truth": _tile_turn(truth), "result": None if doubtful else _tile_turn(event),
-                   "agree": agree, "needs_confirmation": doubtful, "wrong": not doubtful and not agree}
+                   "agree": agree, "needs_confirmation": doubtful, "wrong": not doubtful and not agree,
+                   "questions": len(replies), "answered": sum(reply not in (None, NOT_AS_READ) for reply in replies)}
 
 
 def _tile_turn(event: Any) -> dict[str, Any]:
@@ -272,6 +279,8 @@ def tile_summary(turns: Iterable[dict[str, Any]]) -> dict[str, Any]:
             "agree_rate": round(agree / len(turns), 4) if turns else None,
             "wrong_committed": sum(t["wrong"] for t in turns),
             "needs_confirmation": sum(t["needs_confirmation"] for t in turns),
+            "questions": sum(t["questions"] for t in turns), "answered": sum(t["answered"] for t in turns),
+            "turns_with_questions": sum(t["questions"] > 0 for t in turns),
             "illegal_turns_in_truth": sum(t["truth"]["legal"] is False for t in turns),
             "draws_in_truth": sum(t["truth"]["kind"] == "draw" for t in turns)}
 

@@ -12,15 +12,18 @@ inverse homography, the reading's confidence). The turns then go through the sam
 (:func:`rummyref.simulated_replay.replay_tiles`).
 
 A reading that is not :attr:`~vision.tiles.reader.TableReading.complete` (signs of a missed
-tile, a hand over the table; an empty table excepted) is no reading of the still table: its frame
-goes to the tracker as not still, so the tracker's window starts again. A turn thus ends as a
-question, never as a guess, unless 3 complete readings in a row follow the last incomplete one
-(:data:`RENDERED_OPTIONS`; with the default 3 frames a turn, any incomplete reading makes its turn
-ask). The hands moving between turns are one not-still frame (not drawn).
+tile, a hand over the table; an empty table excepted) goes to the tracker with its doubts
+(:func:`doubts`: each at its place on the table where the reader names one that a player can
+answer about, else about the whole table), and the tracker asks the players about them
+(:class:`~engine.tile_tracker.TileDoubt`); the simulated players answer from the true table
+(:meth:`~engine.simulate_tiles.TileFrame.answer`). Unanswered, a turn ends as a question, never as a
+guess. ``answer=False`` keeps the old way: an incomplete reading's frame goes as not still, so
+the tracker's window starts again. The hands moving between turns are one not-still frame (not drawn).
 """
 
 from __future__ import annotations
 
+import re
 import time
 from collections import Counter
 from dataclasses import dataclass, replace
@@ -29,7 +32,7 @@ from typing import Any
 import numpy as np
 
 from engine.simulate_tiles import SimulatedTiles, TileFrame, track_tiles
-from engine.tile_tracker import TileEvent, TileSighting, TileTrackerOptions
+from engine.tile_tracker import TileDoubt, TileEvent, TileSighting, TileTrackerOptions
 
 STILL_FRAMES = 3
 """Still frames photographed and read per turn by default (the simulator's turns have 9-14, a live
@@ -39,6 +42,43 @@ RENDERED_OPTIONS = TileTrackerOptions(window=3, quorum=2)
 EMPTY_TABLE = "no tile found"
 """The reader's only doubt about a frame with no tile at all: the empty table before the first
 turn, not a sign of a tile missed (that shows as a patch of face colour left unexplained)."""
+
+
+PLACED_DOUBTS = re.compile(r"one tile's room between|a tile-sized patch of face colour|the tile at .* cannot be read"
+                           r"|the blob at .* cut into 1 tile\(s\)")
+"""The reader's doubts (:attr:`~vision.tiles.reader.TableReading.doubts`, by their words) about one
+place where one tile may lie unread or misread: a gap of one tile's room in a line (its place: midway
+between the tiles named), a patch of face colour, a candidate that cannot be read, a lone tile of
+odd width. The others (a blob cut into several tiles of odd width, a row's end at the frame's edge,
+a non-tile in a row, a row one colour off a combination, a hand) may concern several tiles or none
+in particular: they ask whether the table is as read."""
+_POINT = re.compile(r"\((-?\d+(?:\.\d+)?), (-?\d+(?:\.\d+)?)\)")
+
+
+def doubts(reading: Any, camera: Any) -> tuple[TileDoubt, ...]:
+    """A reading's doubts for the tracker, each at its place on the table (cm) when it is about one
+    (:data:`PLACED_DOUBTS`; the reader names its image points in its words), else about the table.
+    The empty table's "no tile found" is no doubt.
+
+    >>> from vision.synth.tile_table import TableCamera
+    >>> from vision.tiles.reader import TableReading
+    >>> camera = TableCamera.overhead(640, 480)
+    >>> x, y = camera.to_image([(20, 10)])[0]
+    >>> gap = f"one tile's room between the tiles at ({x - 30:.0f}, {y:.0f}) and ({x + 30:.0f}, {y:.0f}) in one line"
+    >>> [(d.x, d.y) for d in doubts(TableReading((), (gap, "a hand covers part of the table")), camera)]
+    [(20.0, 10.0), (None, None)]
+    """
+    if usable(reading):
+        return ()
+    found = []
+    for why in reading.doubts:
+        points = [(float(x), float(y)) for x, y in _POINT.findall(why)]
+        if PLACED_DOUBTS.match(why) and points:
+            x, y = camera.to_table(points).mean(axis=0)
+            found.append(TileDoubt(why, round(float(x), 1), round(float(y), 1)))
+        elif why != EMPTY_TABLE:
+            found.append(TileDoubt(why))
+    return tuple(found)
 
 
 def usable(reading: Any) -> bool:
@@ -105,9 +145,10 @@ class TileFilm:
         self.effects = effects
         self.counts = FilmCounts()
 
-    def frames(self, game: SimulatedTiles) -> list[TileFrame]:
+    def frames(self, game: SimulatedTiles, ask: bool = True) -> list[TileFrame]:
         """The frames of ``game`` the tracker gets: per turn one not-still frame for the hands, then
-        the last still frames photographed and read (an incomplete reading as not still)."""
+        the last still frames photographed and read, with the reader's doubts (``ask`` False: an
+        incomplete reading as not still)."""
         from vision.synth.tile_table import TableLook, render_table
 
         look = TableLook.random(np.random.default_rng([game.seed, 0]), self.camera, effects=self.effects)
@@ -129,13 +170,14 @@ class TileFilm:
                 self.counts.frames += 1
                 self.counts.incomplete += not usable(reading)
                 self.counts.exact += Counter(t.tile for t in reading.tiles) == Counter(t[0] for t in still.table)
-                out.append(replace(still, sightings=sightings(reading, self.camera), still=usable(reading)))
+                out.append(replace(still, sightings=sightings(reading, self.camera), still=ask or usable(reading),
+                                   doubts=doubts(reading, self.camera) if ask else ()))
                 readable = readable and usable(reading)
             self.counts.turns += 1
             self.counts.complete_turns += readable
             turn = []
         return out
 
-    def track(self, game: SimulatedTiles, answer: bool = True) -> tuple[list[TileEvent], int]:
+    def track(self, game: SimulatedTiles, answer: bool = True) -> tuple[list[TileEvent], list[tuple[TileEvent, str | None]]]:
         """``game`` photographed, read and tracked; as :func:`~engine.simulate_tiles.track_tiles`."""
-        return track_tiles(replace(game, frames=self.frames(game)), answer=answer, options=RENDERED_OPTIONS)
+        return track_tiles(replace(game, frames=self.frames(game, ask=answer)), answer=answer, options=RENDERED_OPTIONS)

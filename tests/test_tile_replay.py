@@ -11,9 +11,9 @@ import pytest
 from engine.simulate_tiles import simulate_tiles
 from rummyref.cli import main
 from rummyref.simulated_replay import replay_tiles
-from rummyref.tile_replay import TileFilm, sightings
+from rummyref.tile_replay import TileFilm, doubts, sightings
 from vision.synth.tile_table import TableCamera, TableLook, render_table
-from vision.tiles.reader import TileReader
+from vision.tiles.reader import TableReading, TileReader
 
 
 @pytest.fixture(scope="module")
@@ -47,23 +47,42 @@ class SmudgedReader:
         self.reader, self.camera, self.spot = reader, camera, spot
 
     def read(self, image: np.ndarray):
+        return self.reader.read(self.wiped(image))
+
+    def wiped(self, image: np.ndarray) -> np.ndarray:
         x, y = self.spot
         number = self.camera.to_image([(x - 1.0, y - 1.5), (x + 1.0, y - 1.5), (x + 1.0, y + 0.6), (x - 1.0, y + 0.6)])
         fx, fy = self.camera.to_image([(x, y + 1.5)])[0]          # the face below the number
         image = image.copy()
         cv2.fillConvexPoly(image, np.int32(number.round()), [int(v) for v in image[int(fy), int(fx)]])
-        return self.reader.read(image)
+        return image
 
 
-def test_a_turn_with_an_unreadable_tile_asks_instead_of_guessing(reader):
+@pytest.mark.parametrize("answer", [True, False])
+def test_a_turn_with_an_unreadable_tile_asks_about_its_place_instead_of_guessing(reader, answer):
     game = simulate_tiles(4, turns=3)
     code, x, y = game.frames[-1].table[-1]          # a tile the third turn lays
     assert code not in {c for c, _, _ in game.frames[0].table}
     film = TileFilm(SmudgedReader(reader, TableCamera.overhead(1280, 960), (x, y)), effects=0.0)
-    turns = list(replay_tiles([4], turns=3, players=4, answer=True, track=film.track))
-    assert [t["agree"] for t in turns[:2]] == [True, True]
-    assert turns[2]["needs_confirmation"] and turns[2]["result"] is None and not turns[2]["wrong"]
+    questions = []
+    turns = list(replay_tiles([4], turns=3, players=4, answer=answer, track=lambda g, answer: _kept(film, g, answer, questions)))
+    assert [t["agree"] for t in turns[:2]] == [True, True] and not any(t["wrong"] for t in turns)
     assert film.counts.incomplete >= 1
+    if not answer:      # unanswered: the turn is a question, never a guess
+        assert turns[2]["needs_confirmation"] and turns[2]["result"] is None
+        return
+    # Answered: one question about the smudged tile's place, the true tile among its answers, and the
+    # turn then equals the truth.
+    [(question, reply)] = questions
+    assert question.kind == "doubt" and "cannot be read" in question.detail and reply == code
+    assert abs(question.position[0] - x) < 0.5 and abs(question.position[1] - y) < 0.5 and code in question.candidates
+    assert turns[2]["agree"] and turns[2]["questions"] == 1 and turns[2]["answered"] == 1
+
+
+def _kept(film: TileFilm, game, answer: bool, questions: list):
+    committed, asked = film.track(game, answer)
+    questions.extend(asked)
+    return committed, asked
 
 
 def test_replay_render_prints_a_line_per_turn_and_a_summary(capsys):
@@ -79,3 +98,20 @@ def test_replay_render_prints_a_line_per_turn_and_a_summary(capsys):
 def test_render_is_refused_for_other_games(capsys):
     assert main(["replay", "--simulate", "1", "--game", "gin", "--render"]) == 2
     assert "--render is for --simulate N --game tiles" in capsys.readouterr().err
+
+
+def test_the_readers_doubts_about_one_place_are_asked_there_the_others_about_the_table():
+    camera = TableCamera.overhead(1280, 960)
+    (x, y), = camera.to_image([(30.0, 20.0)])
+    at = f"({x:.0f}, {y:.0f})"
+    placed = [f"one tile's room between the tiles at ({x - 40:.0f}, {y:.0f}) and ({x + 40:.0f}, {y:.0f}) in one line",
+              f"a tile-sized patch of face colour at {at} is no tile found", f"the tile at {at} cannot be read",
+              f"the blob at {at} cut into 1 tile(s) of unusual width"]
+    whole = [f"the blob at {at} cut into 3 tile(s) of unusual width", f"the tile at {at} touches the frame's edge",
+             f"a row at {at} has a tile that is not one between tiles", "a hand covers part of the table",
+             f"the row at {at} is a combination but for one tile's colour"]
+    found = doubts(TableReading((), tuple(placed + whole + ["no tile found"])), camera)
+    assert [d.why for d in found] == placed + whole
+    assert all(abs(d.x - 30.0) < 0.2 and abs(d.y - 20.0) < 0.2 for d in found[:len(placed)])
+    assert all(d.place is None for d in found[len(placed):])
+    assert doubts(TableReading((), ("no tile found",)), camera) == ()        # the empty table

@@ -1,10 +1,13 @@
 """Tile Rummy turns: simulated games with noisy table readings through the tile tracker."""
 
+from collections import Counter
+
 import pytest
 
 from engine.simulate import Noise
-from engine.simulate_tiles import simulate_tiles, track_tiles
-from engine.tile_tracker import TileSighting, TileTracker, TileTrackerError, TileTrackerOptions
+from engine.simulate_tiles import Doubts, simulate_tiles, track_tiles
+from engine.tile_tracker import (AS_READ, NO_TILE, NOT_AS_READ, TileDoubt, TileSighting, TileTracker, TileTrackerError,
+                                 TileTrackerOptions)
 
 
 @pytest.fixture(scope="module")
@@ -46,7 +49,7 @@ def test_unanswered_questions_are_never_committed_as_turns(games):
     for seed in range(3):
         game = simulate_tiles(100 + seed, turns=30, noise=noise)
         committed, asked = track_tiles(game, answer=False)
-        assert asked > 0
+        assert asked and all(reply is None for _, reply in asked)
         for event, truth in zip(committed, game.truth):
             assert event.needs_confirmation or event.key() == truth.key(), (seed, event.describe(), truth.describe())
 
@@ -189,3 +192,112 @@ def test_a_table_with_a_tile_more_often_than_the_set_holds_is_asked():
     t.update(1, sightings(["R7", "R7", "R7"]), still=True)
     event = t.end_turn(1)[0]
     assert event.needs_confirmation and "R7 3 times, more than the set holds" in event.detail
+
+
+# --- the reader's doubts, asked at their places -----------------------------------------------------
+
+RUN = ["B10", "B11", "B12", "B13"]
+
+
+def missing_third(window: int = 3) -> tuple[TileTracker, list]:
+    """Ann lays B10-B13; the reader misses B12 (x = 16) in every still frame and doubts its place."""
+    t = TileTracker(("Ann", "Ben"), options=TileTrackerOptions(window=window, quorum=2 if window == 3 else 1))
+    seen = [s for s in sightings(RUN) if s.code != "B12"]
+    questions = []
+    for frame in range(1, window + 1):
+        questions += t.update(frame, seen, still=True, doubts=[TileDoubt("one tile's room", 16.1, 19.8)])
+    return t, questions
+
+
+def test_a_missed_tile_named_by_the_players_completes_the_turn():
+    t, questions = missing_third()
+    [question] = questions       # one place, asked once over the window's three frames
+    assert question.kind == "doubt" and question.position == (16.1, 19.8) and question.read is None
+    assert question.candidates == ("B12", "JK", NO_TILE, AS_READ, NOT_AS_READ)
+    assert question.groups == (("B10", "B11"), ("B13",))
+    assert t.confirm(question.seq, "B12") == [] and not t.awaits(question.seq)
+    [turn] = t.end_turn(4)
+    assert (turn.played, turn.legal, turn.opening_points) == (tuple(RUN), True, 46)
+
+
+@pytest.mark.parametrize("answer", [None, NOT_AS_READ])
+def test_a_doubt_unanswered_or_answered_none_of_these_leaves_the_turn_a_question(answer):
+    t, [question] = missing_third()
+    if answer:
+        assert t.confirm(question.seq, answer) == [] and t.awaits(question.seq)
+    [turn] = t.end_turn(4)
+    assert turn.needs_confirmation and "question" in turn.detail and not turn.played
+
+
+def test_no_tile_here_judges_the_table_as_read():
+    t, [question] = missing_third()
+    t.confirm(question.seq, NO_TILE)
+    [turn] = t.end_turn(4)          # B10 B11 and a lone B13: no valid groups, the turn is taken back
+    assert turn.played == ("B10", "B11", "B13") and turn.legal is False
+
+
+def test_a_doubt_about_the_whole_table_is_asked_once_its_places_are_answered():
+    t = TileTracker(("Ann", "Ben"), options=TileTrackerOptions(window=1, quorum=1))
+    seen = [s for s in sightings(RUN) if s.code != "B12"]
+    first = t.update(1, seen, still=True, doubts=[TileDoubt("a hand covers part of the table"),
+                                                   TileDoubt("one tile's room", 16.0, 20.0)])
+    assert [q.position for q in first] == [(16.0, 20.0)]
+    [whole] = t.confirm(first[0].seq, "B12")
+    assert whole.position is None and whole.candidates == (AS_READ, NOT_AS_READ) and whole.groups == (tuple(RUN),)
+    assert t.confirm(whole.seq, AS_READ) == []
+    assert t.end_turn(2)[0].legal
+
+
+def test_the_table_as_read_settles_every_doubt_of_the_still_table():
+    t = TileTracker(("Ann", "Ben"), options=TileTrackerOptions(window=1, quorum=1))
+    questions = t.update(1, sightings(RUN), still=True, doubts=[TileDoubt("a patch", 40.0, 40.0),
+                                                               TileDoubt("a patch", 60.0, 10.0)])
+    assert len(questions) == 2
+    t.confirm(questions[0].seq, AS_READ)
+    assert not t.awaits(questions[1].seq)
+    with pytest.raises(TileTrackerError, match="not waiting"):
+        t.confirm(questions[1].seq, NO_TILE)
+    assert t.update(2, sightings(RUN), still=True, doubts=[TileDoubt("a patch", 40.0, 40.0)]) == []
+    assert t.end_turn(2)[0].played == tuple(RUN)
+
+
+def test_a_named_tile_stays_named_next_turn_only_where_the_reader_doubts_its_place_again():
+    t, [question] = missing_third(window=1)
+    t.confirm(question.seq, "B12")
+    assert t.end_turn(2)[0].legal
+    seen = [s for s in sightings(RUN) if s.code != "B12"]
+    # Ben draws; B12 is missed again at the same place, with the same doubt: no question, the answer holds
+    assert t.update(3, seen, still=True, doubts=[TileDoubt("one tile's room", 16.0, 20.0)]) == []
+    assert t.end_turn(3)[0].kind == "draw"
+    # Ann's turn: B12 is missed with no doubt there: the answer does not fill it in, the table lacks it
+    t.update(4, seen, still=True)
+    assert t.end_turn(4)[0].legal is False
+
+
+def test_a_doubt_about_a_tile_read_offers_it_first_and_a_misread_is_renamed():
+    t = TileTracker(("Ann", "Ben"), options=TileTrackerOptions(window=1, quorum=1))
+    seen = sightings(["B10", "B11", "G12", "B13"])
+    [question] = t.update(1, seen, still=True, doubts=[TileDoubt("the tile at (300, 200) cannot be read", 16.0, 20.0)])
+    assert question.read == "G12" and question.candidates[:3] == ("G12", "B12", "JK")
+    t.confirm(question.seq, "B12")
+    assert t.end_turn(2)[0].played == tuple(RUN)
+
+
+def test_tiles_the_reader_misses_are_named_at_their_places_and_never_committed_wrong():
+    """Simulated readings that miss tiles (3 % per tile and turn, in every still frame, with a doubt
+    at the place) and doubt bare patches (one turn in five): the players' answers complete the turns;
+    unanswered, they are asked; never a wrong turn either way."""
+    doubting = Doubts(missed=0.03, false=0.2)
+    games = [simulate_tiles(seed, turns=30, doubts=doubting) for seed in range(8)]
+    outcomes = {True: Counter(), False: Counter()}
+    for answer, counts in outcomes.items():
+        for game in games:
+            committed, asked = track_tiles(game, answer=answer)
+            assert len(committed) == len(game.truth)
+            counts["questions"] += len(asked)
+            counts["named"] += sum(q.kind == "doubt" and r not in (None, NO_TILE, AS_READ, NOT_AS_READ) for q, r in asked)
+            for event, truth in zip(committed, game.truth):
+                assert event.needs_confirmation or event.key() == truth.key(), (game.seed, event.describe(), truth.describe())
+                counts["asked"] += event.needs_confirmation
+    assert outcomes[False]["asked"] > 120            # without answers most turns stay questions
+    assert outcomes[True]["named"] >= 20 and outcomes[True]["asked"] <= 20, outcomes[True]

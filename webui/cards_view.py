@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 from engine.cards import ALL_CARDS, RAVENSBURGER, SUITS, Card, CardError, Joker, TilePalette, parse_card, parse_tile
+from engine.tile_tracker import AS_READ, NO_TILE, NOT_AS_READ
 from engine.tracker import BACK, NOTHING
 
 SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
@@ -37,7 +38,8 @@ def tile_face(code: str, palette: TilePalette = RAVENSBURGER) -> dict:
             "tone": f"tile tile-{tile.colour.lower()}"}
 
 
-ANSWER_WORDS = {BACK: "face down", NOTHING: "no card here"}
+ANSWER_WORDS = {BACK: "face down", NOTHING: "no card here", NO_TILE: "no tile here", AS_READ: "the table is as read",
+                NOT_AS_READ: "none of these"}
 """How the tracker's answers that are not a card read on a button."""
 
 
@@ -60,6 +62,19 @@ def is_card(text: str) -> bool:
         return isinstance(parse_card(text), Card)
     except CardError:
         return False
+
+
+def is_tile(text: str) -> bool:
+    """Whether an answer is a tile code or the joker (then it is drawn as a tile).
+
+    >>> is_tile("R7"), is_tile("JK"), is_tile("NO_TILE")
+    (True, True, False)
+    """
+    try:
+        parse_tile(text)
+    except CardError:
+        return False
+    return True
 
 
 def picker_rows() -> list[list[dict]]:

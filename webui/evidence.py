@@ -57,9 +57,11 @@ def _label(value: Any, where: str) -> str:
     return value
 
 
-def make_overlay(width: int, height: int, cards: Sequence[dict[str, Any]], zones: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    """Check and normalise an overlay: image size, cards as ``CardObservation.to_json()`` gives them,
-    zones as ``{"name", "points"}`` (image pixels)."""
+def make_overlay(width: int, height: int, cards: Sequence[dict[str, Any]], zones: Sequence[dict[str, Any]],
+                 doubts: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:
+    """Check and normalise an overlay: image size, cards (or tiles) as ``CardObservation.to_json()``
+    gives them, zones as ``{"name", "points"}`` (image pixels), and the places the referee asks the
+    players about (``doubts``, as zones: a label and an outline)."""
     size = [int(_number(width, "width", 1, MAX_SIDE)), int(_number(height, "height", 1, MAX_SIDE))]
     if len(cards) > MAX_CARDS:
         raise OverlayError(f"cards: at most {MAX_CARDS} readings, got {len(cards)}")
@@ -74,10 +76,16 @@ def make_overlay(width: int, height: int, cards: Sequence[dict[str, Any]], zones
         if card.get("outline") is not None:
             entry["outline"] = _points(card["outline"], f"{where}.outline", 4)
         clean_cards.append(entry)
-    clean_zones = [{"name": _label(zone.get("name") if isinstance(zone, dict) else None, f"zones[{number}].name"),
-                    "points": _points(zone.get("points"), f"zones[{number}].points", None)}
-                   for number, zone in enumerate(zones)]
-    return {"size": size, "cards": clean_cards, "zones": clean_zones}
+    overlay = {"size": size, "cards": clean_cards, "zones": _areas(zones, "zones")}
+    if doubts:
+        overlay["doubts"] = _areas(doubts, "doubts")
+    return overlay
+
+
+def _areas(areas: Sequence[dict[str, Any]], where: str) -> list[dict[str, Any]]:
+    return [{"name": _label(area.get("name") if isinstance(area, dict) else None, f"{where}[{number}].name"),
+             "points": _points(area.get("points"), f"{where}[{number}].points", None)}
+            for number, area in enumerate(areas)]
 
 
 def zone_outlines(zones: Any, calibration: Any) -> list[dict[str, Any]]:
@@ -120,6 +128,8 @@ class Drawing:
     dot_radius: float
     cards: tuple[CardMark, ...]
     zones: tuple[ZoneMark, ...]
+    doubts: tuple[ZoneMark, ...] = ()
+    """Places the referee asks about (a tile may be missed there), labelled as the question says."""
 
 
 def _svg_points(points: Sequence[Sequence[float]]) -> str:
@@ -140,7 +150,7 @@ def draw(overlay: dict[str, Any]) -> Drawing:
         label = card["card"] if sure else f"{card['card']} {card['confidence']:.2f}"
         cards.append(CardMark(card["card"], label, sure, _svg_points(outline) if outline else None,
                               tuple((x, y) for x, y in card["corners"]), (anchor[0], anchor[1] - scale / 160)))
-    zones = [ZoneMark(zone["name"], _svg_points(zone["points"]),
-                      (min(x for x, _ in zone["points"]) + scale / 200, min(y for _, y in zone["points"]) + scale / 50))
-             for zone in overlay["zones"]]
-    return Drawing(width, height, round(scale / 40, 1), round(scale / 200, 1), tuple(cards), tuple(zones))
+    zones, doubts = ([ZoneMark(area["name"], _svg_points(area["points"]),
+                               (min(x for x, _ in area["points"]) + scale / 200, min(y for _, y in area["points"]) + scale / 50))
+                      for area in overlay.get(kind, [])] for kind in ("zones", "doubts"))
+    return Drawing(width, height, round(scale / 40, 1), round(scale / 200, 1), tuple(cards), tuple(zones), tuple(doubts))

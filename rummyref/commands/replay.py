@@ -27,7 +27,8 @@ def register(subparsers) -> None:
     parser.add_argument("--size", help="with --simulate: the rendered frame size WxH (default 1280x720; "
                         "tiles: 1280x960, the tiles then about 57 px tall)")
     parser.add_argument("--answer", action="store_true",
-                        help="with --simulate: the simulated players answer the tracker's questions from the table")
+                        help="with --simulate: the simulated players answer the tracker's questions from the table "
+                        "(tiles with --render: also the tile reader's doubts, at their places)")
     parser.add_argument("--game", default="gin", choices=["gin", "wiener", "tiles"],
                         help="the game played; with --simulate, wiener and tiles run on simulated readings "
                         "(no images) unless --render: one line per Wiener round or per tile turn")
