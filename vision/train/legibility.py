@@ -22,6 +22,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.labels import NONE_CODE, rank_of
 from vision.patches import PATCH_CONTEXT, PATCH_SIZE
 
 LEGIBLE_VISIBLE = 0.9
@@ -62,3 +63,20 @@ def legible(visible: float, sharp: float) -> bool:
     (True, False, False)
     """
     return visible >= LEGIBLE_VISIBLE and sharp >= LEGIBLE_SHARPNESS
+
+
+def misreading(truth: str, read: str) -> str:
+    """What kind of mistake reading the index of card ``truth`` as ``read`` (a card code or ``NONE``) is.
+
+    >>> misreading("8C", "8S"), misreading("8C", "8H"), misreading("8C", "3C"), misreading("8C", "NONE")
+    ('suit, same colour', 'suit, other colour', 'rank', 'not an index')
+    >>> misreading("8C", "8C")
+    'right'
+    """
+    if read == truth:
+        return "right"
+    if read == NONE_CODE:
+        return "not an index"
+    if rank_of(read) != rank_of(truth):
+        return "rank"
+    return "suit, same colour" if (truth[-1] in "SC") == (read[-1] in "SC") else "suit, other colour"
