@@ -19,7 +19,7 @@ card's lower half). Patches of both, jittered like the detector's errors, are
 fed through the classifier. The cards are then cut out of the photos and laid
 on rendered tables (:mod:`vision.deck_scenes`), where what the detector
 proposes on pips, artwork and covered indices gives "not an index" patches of
-this deck. The layout patches are varied as the table's camera varies them (shift, turn, scale,
+this deck, and the readable indices patches of its cards as the table camera shows them. The layout patches are varied as the table's camera varies them (shift, turn, scale,
 light, blur, JPEG). Then the classifier's last two convolution blocks and its last layer are
 refitted on all of them in numpy (:mod:`vision.deck_head`; the ONNX model returns the blocks' input
 map and weights, :mod:`vision.train.expose`), with a pull towards the shipped weights so the joker
@@ -42,7 +42,7 @@ import cv2
 import numpy as np
 
 from engine.cards import JOKER_CODE, SUITS, Card
-from vision.deck_scenes import LaidCard, layout_deck, scene_negatives
+from vision.deck_scenes import LaidCard, layout_deck, scene_patches
 from vision.deck_head import FEATURES, Adam, ConvHead, fit_conv_head, shipped_blocks, softmax
 from vision.decks import DeckProfile
 from vision.labels import NONE_CLASS, class_of
@@ -368,9 +368,9 @@ def learn_deck(recognizer: Recognizer, photos: list[tuple[str, np.ndarray]], nam
         all_classes.append(classes)
     if scenes:
         progress(f"looking for indices in {scenes} rendered table scenes of the deck")
-        negatives = scene_negatives(base, layout_deck(laid, name), rng, scenes)
-        all_patches.append(negatives)
-        all_classes.append(np.full(len(negatives), NONE_CLASS))
+        patches, classes = scene_patches(base, layout_deck(laid, name), rng, scenes)
+        all_patches.append(patches)
+        all_classes.append(classes)
     patches, classes = np.concatenate(all_patches), np.concatenate(all_classes)
     logits, embeddings, *features = classifier_outputs(recognizer.classifier, patches,
                                                        ["logits", "embedding"] + ([FEATURES] if blocks else []))
