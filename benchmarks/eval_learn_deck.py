@@ -10,12 +10,14 @@ ones are counted by reason), and the misreadings of both by kind (read as "not a
 the same colour, of the other colour, another rank).
 
     python benchmarks/eval_learn_deck.py [--design gnome/plastic] [--scenes 40] [--model-dir DIR] [--layout-only-too]
-                                         [--last-layer-too]
+                                         [--last-layer-too] [--scene-indices-too]
 
 ``--layout-only-too`` also learns the deck from the layout photos alone (no rendered table scenes
 of the deck, as deck learning was before them) in the same process, for its scores and its time.
 ``--last-layer-too`` also learns it the way deck learning did before session 6 (the last layer only,
 not the last convolution blocks), for its scores and the ratio of the learning times.
+``--scene-indices-too`` also learns it with the readable indices of its rendered table scenes
+(:func:`vision.deck_scenes.scene_patches`), for its scores.
 """
 
 from __future__ import annotations
@@ -42,6 +44,9 @@ def main() -> int:
                         help="also learn without rendered table scenes of the deck, for comparison")
     parser.add_argument("--last-layer-too", action="store_true",
                         help="also learn the last layer only (deck learning before session 6), for comparison")
+    parser.add_argument("--scene-indices-too", action="store_true",
+                        help="also learn the readable indices of the rendered table scenes (off in deck learning), "
+                             "for comparison")
     args = parser.parse_args()
 
     import numpy as np
@@ -63,14 +68,20 @@ def main() -> int:
     # Two photos of two rows each (spades+hearts, diamonds+clubs), as the player would take them.
     photos = layout_photos(args.design, rng)
     learned, times = [], {}
+
+    def learn(what: str, **options) -> None:
+        started, cpu = time.perf_counter(), time.process_time()
+        profile = learn_deck(recognizer, photos, "bench", progress=print, **options)
+        times[what] = time.perf_counter() - started
+        print(f"learned ({what}) in {times[what]:.1f} s ({time.process_time() - cpu:.1f} s of CPU)")
+        learned.append((f"with learned deck ({what}, {times[what]:.1f} s)", recognizer.with_deck(profile)))
+
     for refit_blocks in (True, False) if args.last_layer_too else (True,):
         for scenes in (TABLE_SCENES, 0) if args.layout_only_too else (TABLE_SCENES,):
-            what = f"{'blocks and layer' if refit_blocks else 'last layer only'}, {scenes} table scenes"
-            started, cpu = time.perf_counter(), time.process_time()
-            profile = learn_deck(recognizer, photos, "bench", scenes=scenes, refit_blocks=refit_blocks, progress=print)
-            times[what] = time.perf_counter() - started
-            print(f"learned ({what}) in {times[what]:.1f} s ({time.process_time() - cpu:.1f} s of CPU)")
-            learned.append((f"with learned deck ({what}, {times[what]:.1f} s)", recognizer.with_deck(profile)))
+            learn(f"{'blocks and layer' if refit_blocks else 'last layer only'}, {scenes} table scenes",
+                  scenes=scenes, refit_blocks=refit_blocks)
+    if args.scene_indices_too:
+        learn(f"blocks and layer, {TABLE_SCENES} table scenes and their indices", scene_indices=True)
     if args.last_layer_too:
         for scenes in (TABLE_SCENES, 0) if args.layout_only_too else (TABLE_SCENES,):
             ratio = times[f"blocks and layer, {scenes} table scenes"] / times[f"last layer only, {scenes} table scenes"]

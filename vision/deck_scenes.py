@@ -5,8 +5,8 @@ fanned, half covered, under other light. So the cards are cut out of the layout 
 (:func:`layout_deck`) and laid out again in rendered table scenes (:mod:`vision.synth`:
 fans, piles, perspective, hands, glare, blur, JPEG), where the shipped detector looks for
 indices as it will at the table (:func:`scene_patches`): what it finds on pips, artwork,
-covered or upside-down indices of this deck is "not an index", and the readable indices there
-are the deck's cards as the table camera shows them. numpy and OpenCV only.
+covered or upside-down indices of this deck is "not an index"; the readable indices there may
+be learned too, as the deck's cards as the table camera shows them. numpy and OpenCV only.
 """
 
 from __future__ import annotations
@@ -119,21 +119,22 @@ SCENE_JITTER = (0.08, 0.1, 0.1)
 turned by this many radians and scaled by this log factor (standard deviations), as the detector misplaces them."""
 
 
-def scene_patches(recognizer: Recognizer, deck: Deck, rng: np.random.Generator, scenes: int
-                  ) -> tuple[np.ndarray, np.ndarray]:
+def scene_patches(recognizer: Recognizer, deck: Deck, rng: np.random.Generator, scenes: int,
+                  indices: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Patches and their classes from ``scenes`` rendered tables of ``deck``: "not an index" where
     ``recognizer``'s detector proposes one on pips, artwork, covered or upside-down indices, cut where it
-    proposes it; and each index at least :data:`vision.train.data.MIN_VISIBLE` visible as that card, cut at
-    its annotated place, jittered by :data:`SCENE_JITTER` (drawn from a generator of its own, so that the
-    tables do not depend on how many indices they show).
+    proposes it; with ``indices`` also each index at least :data:`vision.train.data.MIN_VISIBLE` visible as
+    that card, cut at its annotated place, jittered by :data:`SCENE_JITTER` (drawn from a generator of its
+    own, seeded from ``rng``: without ``indices`` the tables are those of deck learning before them).
 
     The indices teach the refitted blocks (:mod:`vision.deck_head`) the deck's cards as the table camera
     shows them, fanned, blurred and tinted, where the layout shows them once, apart and clean. On rendered
-    ``gnome/plastic`` tables (seed 9) they raised index accuracy from 0.880 to 0.913 (0.933 to 0.961 of
-    the legible indices, :mod:`vision.train.legibility`). (With the last layer alone refitted, session 5,
-    the detector's finds on the cards' indices had lowered it by 0.01.)
+    ``gnome/plastic`` tables (seed 9, where it was tried) they raised index accuracy from 0.880 to 0.913
+    (0.933 to 0.961 of the legible indices, :mod:`vision.train.legibility`); on fresh seed 14 from 0.862 to
+    0.906, on seed 12 not at all, and they cost precision over whole scenes everywhere (seed 14: 0.971 to
+    0.930), so deck learning leaves them off (``benchmarks/eval_learn_deck.py --scene-indices-too``).
     """
-    jitter = np.random.default_rng(int(rng.integers(2 ** 32)))
+    jitter = np.random.default_rng(int(rng.integers(2 ** 32))) if indices else None
     patches, classes = [], []
     for _ in range(scenes):
         params = SceneParams(designs=(deck.design,), cards=SCENE_CARDS, face_down=0.05, jokers=0.0,
@@ -148,7 +149,7 @@ def scene_patches(recognizer: Recognizer, deck: Deck, rng: np.random.Generator, 
                 patches.append(index_patch(scene.image, (c.x, c.y), c.angle, c.size))
                 classes.append(NONE_CLASS)
         shift, turn, scale = SCENE_JITTER
-        for label in labels:
+        for label in labels if indices else ():
             if label.visible >= MIN_VISIBLE:
                 dx, dy = jitter.normal(0, shift, 2) * label.size
                 patches.append(index_patch(scene.image, (label.x + dx, label.y + dy), label.angle + jitter.normal(0, turn),
