@@ -7,9 +7,9 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.deck_scenes import LaidCard, layout_deck, not_an_index
+from vision.deck_scenes import LaidCard, layout_deck, not_an_index, scene_patches
 from vision.learn_deck import LabelledIndex, bottom_indices, read_layout
-from vision.labels import CLASS_CODES
+from vision.labels import CLASS_CODES, NONE_CLASS
 from vision.patches import index_patch
 from vision.recognizer import IndexCandidate, Recognizer
 from vision.synth.faces import BACK_CODE
@@ -81,6 +81,21 @@ def test_the_cards_are_cut_from_the_layout_photos_upright_each_under_its_own_cod
     # A few are misread after resampling (4 of 52 when written); a row labelled one card off would be many.
     wrong = {code: got for code, got in zip(codes, read) if got != code}
     assert len(wrong) <= 5, wrong
+
+
+def test_rendered_tables_give_not_an_index_and_the_cards_own_indices_under_their_codes(recognizer):
+    # A design the shipped classifier knows, so that it can tell whether each index patch is filed under its card.
+    deck = layout_deck(laid_out(recognizer, "gnome/anglo", 4), "anglo")
+    patches, classes = scene_patches(recognizer, deck, np.random.default_rng(2), 1, indices=True)
+    assert len(patches) == len(classes) and patches.shape[1:] == (40, 40, 3)
+    cards = classes != NONE_CLASS
+    assert cards.sum() >= 10 and (~cards).sum() >= 10
+    assert {CLASS_CODES[k] for k in classes[cards]} <= set(deck.faces)
+    read = recognizer.classify_patches(patches[cards])[0].argmax(axis=1)
+    # Most are read as the card they are filed under (a label shifted to another index would read none).
+    assert (read == classes[cards]).mean() > 0.6
+    _, alone = scene_patches(recognizer, deck, np.random.default_rng(2), 1)
+    assert 0 < len(alone) and (alone == NONE_CLASS).all()
 
 
 def test_rendered_tables_lay_the_decks_they_are_given(recognizer):

@@ -4,10 +4,9 @@ The guided layout shows every card once, apart and upright; the table shows them
 fanned, half covered, under other light. So the cards are cut out of the layout photos
 (:func:`layout_deck`) and laid out again in rendered table scenes (:mod:`vision.synth`:
 fans, piles, perspective, hands, glare, blur, JPEG), where the shipped detector looks for
-indices as it will at the table (:func:`scene_negatives`): what it finds on pips, artwork,
-covered or upside-down indices of this deck is "not an index". (Its finds on readable indices,
-patches of the cards themselves, made index accuracy worse, not better: the cut faces were
-photographed once already.) numpy and OpenCV only.
+indices as it will at the table (:func:`scene_patches`): what it finds on pips, artwork,
+covered or upside-down indices of this deck is "not an index"; the readable indices there may
+be learned too, as the deck's cards as the table camera shows them. numpy and OpenCV only.
 """
 
 from __future__ import annotations
@@ -24,7 +23,8 @@ from vision.recognizer import INDEX_OFFSET_X, INDEX_OFFSET_Y, IndexCandidate, Re
 from vision.synth.decks import Deck
 from vision.synth.faces import BACK_CODE, CardFace, IndexBox, blank_face
 from vision.synth.scenes import SceneParams, render_scene
-from vision.train.data import IGNORE_VISIBLE, IndexLabel, scene_labels
+from vision.labels import NONE_CLASS, class_of
+from vision.train.data import IGNORE_VISIBLE, MIN_VISIBLE, IndexLabel, scene_labels
 
 INDEX_WIDTH = 0.6
 """Width of an index box in index heights (rank above suit), for the rendered scenes' visibility."""
@@ -114,15 +114,28 @@ def _card_frame(top: IndexCandidate, turn: float, scale: float, margin: tuple[fl
     return np.array([[c, s, margin[0] - (c * top.x + s * top.y)], [-s, c, margin[1] - (-s * top.x + c * top.y)]])
 
 
-def scene_negatives(recognizer: Recognizer, deck: Deck, rng: np.random.Generator, scenes: int) -> np.ndarray:
-    """"Not an index" patches from ``scenes`` rendered tables of ``deck``: what ``recognizer``'s detector
-    proposes there on pips, artwork, covered or upside-down indices, cut where it proposes it.
+SCENE_JITTER = (0.08, 0.1, 0.1)
+"""How the indices of the rendered tables are cut for learning: shifted by this share of the index height,
+turned by this many radians and scaled by this log factor (standard deviations), as the detector misplaces them."""
 
-    Only the negatives are taken: patches of the cards themselves, cut from faces that were photographed
-    once already and are rendered again, taught the classifier less than the layout's own patches
-    (on rendered scenes of ``gnome/plastic``, index accuracy fell by 0.01 with them).
+
+def scene_patches(recognizer: Recognizer, deck: Deck, rng: np.random.Generator, scenes: int,
+                  indices: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """Patches and their classes from ``scenes`` rendered tables of ``deck``: "not an index" where
+    ``recognizer``'s detector proposes one on pips, artwork, covered or upside-down indices, cut where it
+    proposes it; with ``indices`` also each index at least :data:`vision.train.data.MIN_VISIBLE` visible as
+    that card, cut at its annotated place, jittered by :data:`SCENE_JITTER` (drawn from a generator of its
+    own, seeded from ``rng``: without ``indices`` the tables are those of deck learning before them).
+
+    The indices teach the refitted blocks (:mod:`vision.deck_head`) the deck's cards as the table camera
+    shows them, fanned, blurred and tinted, where the layout shows them once, apart and clean. On rendered
+    ``gnome/plastic`` tables (seed 9, where it was tried) they raised index accuracy from 0.880 to 0.913
+    (0.933 to 0.961 of the legible indices, :mod:`vision.train.legibility`); on fresh seed 14 from 0.862 to
+    0.906, on seed 12 not at all, and they cost precision over whole scenes everywhere (seed 14: 0.971 to
+    0.930), so deck learning leaves them off (``benchmarks/eval_learn_deck.py --scene-indices-too``).
     """
-    patches = []
+    jitter = np.random.default_rng(int(rng.integers(2 ** 32))) if indices else None
+    patches, classes = [], []
     for _ in range(scenes):
         params = SceneParams(designs=(deck.design,), cards=SCENE_CARDS, face_down=0.05, jokers=0.0,
                              overlap=float(rng.uniform(0.3, 0.9)))
@@ -131,8 +144,20 @@ def scene_negatives(recognizer: Recognizer, deck: Deck, rng: np.random.Generator
         scene = render_scene(rng, params, decks=[deck])
         labels = scene_labels(scene)[0]
         candidates, _ = recognizer.detect(scene.image)
-        patches += [index_patch(scene.image, (c.x, c.y), c.angle, c.size) for c in candidates if not_an_index(c, labels)]
-    return np.stack(patches) if patches else np.zeros((0, PATCH_SIZE, PATCH_SIZE, 3), np.uint8)
+        for c in candidates:
+            if not_an_index(c, labels):
+                patches.append(index_patch(scene.image, (c.x, c.y), c.angle, c.size))
+                classes.append(NONE_CLASS)
+        shift, turn, scale = SCENE_JITTER
+        for label in labels if indices else ():
+            if label.visible >= MIN_VISIBLE:
+                dx, dy = jitter.normal(0, shift, 2) * label.size
+                patches.append(index_patch(scene.image, (label.x + dx, label.y + dy), label.angle + jitter.normal(0, turn),
+                                           label.size * math.exp(jitter.normal(0, scale))))
+                classes.append(class_of(label.card))
+    if not patches:
+        return np.zeros((0, PATCH_SIZE, PATCH_SIZE, 3), np.uint8), np.zeros(0, int)
+    return np.stack(patches), np.asarray(classes)
 
 
 def not_an_index(candidate: IndexCandidate, labels: list[IndexLabel]) -> bool:

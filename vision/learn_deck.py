@@ -19,7 +19,8 @@ card's lower half). Patches of both, jittered like the detector's errors, are
 fed through the classifier. The cards are then cut out of the photos and laid
 on rendered tables (:mod:`vision.deck_scenes`), where what the detector
 proposes on pips, artwork and covered indices gives "not an index" patches of
-this deck. The layout patches are varied as the table's camera varies them (shift, turn, scale,
+this deck (and, with ``scene_indices``, the readable indices patches of its cards as the table camera
+shows them: :func:`vision.deck_scenes.scene_patches`). The layout patches are varied as the table's camera varies them (shift, turn, scale,
 light, blur, JPEG). Then the classifier's last two convolution blocks and its last layer are
 refitted on all of them in numpy (:mod:`vision.deck_head`; the ONNX model returns the blocks' input
 map and weights, :mod:`vision.train.expose`), with a pull towards the shipped weights so the joker
@@ -42,7 +43,7 @@ import cv2
 import numpy as np
 
 from engine.cards import JOKER_CODE, SUITS, Card
-from vision.deck_scenes import LaidCard, layout_deck, scene_negatives
+from vision.deck_scenes import LaidCard, layout_deck, scene_patches
 from vision.deck_head import FEATURES, Adam, ConvHead, fit_conv_head, shipped_blocks, softmax
 from vision.decks import DeckProfile
 from vision.labels import NONE_CLASS, class_of
@@ -333,11 +334,13 @@ times the time, 100 steps of 128 0.899; refitting the last block only (200 steps
 def learn_deck(recognizer: Recognizer, photos: list[tuple[str, np.ndarray]], name: str, seed: int = 0,
                variants: int = 12, scenes: int = TABLE_SCENES, steps: int = FIT_STEPS, refit_blocks: bool = True,
                progress: Callable[[str], None] = lambda line: None,
-               jokers: list[tuple[str, np.ndarray]] = ()) -> DeckProfile:
+               jokers: list[tuple[str, np.ndarray]] = (), scene_indices: bool = False) -> DeckProfile:
     """Read the guided layout from ``photos`` (name, BGR frame) and fit a :class:`DeckProfile`: the classifier's
     last convolution blocks and layer, or with ``refit_blocks=False`` its last layer only (as before session 6;
     for comparison). ``jokers`` are photos of the deck's jokers (:func:`read_jokers`): their corners are
-    learned as the joker, which a design with its own joker faces needs (Wiener Rummy plays with them)."""
+    learned as the joker, which a design with its own joker faces needs (Wiener Rummy plays with them).
+    ``scene_indices`` also learns the readable indices of the rendered tables (see
+    :func:`vision.deck_scenes.scene_patches`: more indices read right, less precision; off)."""
     # Before the slow part: a model that does not expose its blocks is an error.
     blocks = shipped_blocks(recognizer.classifier) if refit_blocks else ()
     rng = np.random.default_rng(seed)
@@ -368,9 +371,9 @@ def learn_deck(recognizer: Recognizer, photos: list[tuple[str, np.ndarray]], nam
         all_classes.append(classes)
     if scenes:
         progress(f"looking for indices in {scenes} rendered table scenes of the deck")
-        negatives = scene_negatives(base, layout_deck(laid, name), rng, scenes)
-        all_patches.append(negatives)
-        all_classes.append(np.full(len(negatives), NONE_CLASS))
+        patches, classes = scene_patches(base, layout_deck(laid, name), rng, scenes, scene_indices)
+        all_patches.append(patches)
+        all_classes.append(classes)
     patches, classes = np.concatenate(all_patches), np.concatenate(all_classes)
     logits, embeddings, *features = classifier_outputs(recognizer.classifier, patches,
                                                        ["logits", "embedding"] + ([FEATURES] if blocks else []))

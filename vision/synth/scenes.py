@@ -50,7 +50,9 @@ class SceneParams:
     pattern on something that is not a card), ``printed_matter`` (a rug, a book
     cover or a printed illustration under the cards; 0 by default, which
     leaves the stream of scenes as it was) and ``shadows`` per scene;
-    ``effects`` scales every camera effect (0 = clean).
+    ``effects`` scales every camera effect (0 = clean); ``keep_clean`` keeps
+    the photo before them too (:attr:`Scene.clean`, for telling how legible each
+    index is: :mod:`vision.train.legibility`).
 
     >>> SceneParams.closeup().width, SceneParams.small_photo().cards
     (1600, (1, 6))
@@ -75,6 +77,7 @@ class SceneParams:
     shadows: float = 0.8
     curl: float = 0.25
     effects: float = 1.0
+    keep_clean: bool = False
 
     def __post_init__(self) -> None:
         if self.width < 32 or self.height < 32:
@@ -156,6 +159,8 @@ class Scene:
     indices: list[IndexAnnotation]
     cards: list[CardAnnotation]
     designs: list[str]
+    clean: np.ndarray | None = None
+    """The same photo before the camera's effects (blur, noise, JPEG...), with ``SceneParams.keep_clean``."""
 
     def annotations(self) -> dict:
         """The annotations as JSON-ready data (numbers rounded to 0.01 px)."""
@@ -556,4 +561,4 @@ def render_scene(rng: np.random.Generator, params: SceneParams | None = None, de
         _composite(image, labels, occluders.clutter(rng, w, h, card_px), on_top=True)
     indices, cards = _annotate(placed, matrices, labels)
     photo = effects.photograph(rng, image, params.effects)
-    return Scene(photo, indices, cards, names)
+    return Scene(photo, indices, cards, names, np.clip(image, 0, 255).astype(np.uint8) if params.keep_clean else None)
