@@ -98,13 +98,14 @@ class FilmRecording:
     frames_read: list[RecordedFrame] = field(default_factory=list)
 
     @staticmethod
-    def path(folder: Path, seed: int, players: int, frames: int | None = None) -> Path:
-        """The file of round ``seed`` of ``players`` in ``folder`` (``frames``: only its first frames were read).
+    def path(folder: Path, seed: int, players: int, frames: int | None = None, start: int = 0) -> Path:
+        """The file of round ``seed`` of ``players`` in ``folder`` (only its first ``frames`` were read,
+        those before ``start`` as the simulator's readings).
 
-        >>> FilmRecording.path(Path("rec"), 7, 4).name, FilmRecording.path(Path("rec"), 7, 4, 70).name
-        ('wiener-4p-7.pkl', 'wiener-4p-7-first70.pkl')
+        >>> FilmRecording.path(Path("rec"), 7, 4).name, FilmRecording.path(Path("rec"), 7, 4, 70, 20).name
+        ('wiener-4p-7.pkl', 'wiener-4p-7-first70-from20.pkl')
         """
-        return Path(folder) / f"wiener-{players}p-{seed}{f'-first{frames}' if frames else ''}.pkl"
+        return Path(folder) / f"wiener-{players}p-{seed}{f'-first{frames}' if frames else ''}{f'-from{start}' if start else ''}.pkl"
 
     @classmethod
     def load(cls, path: Path) -> "FilmRecording":
@@ -168,24 +169,23 @@ class WienerFilm:
         from rummyref.render_game import GameRenderer, rendered_frames
         from rummyref.simulated_replay import LINGER_FRAMES
 
-        path = None if self.record is None or self.read_from else \
-            FilmRecording.path(self.record, game.seed, len(game.players), self.max_frames)
-        if path is not None and path.is_file():
-            recorded = {frame.frame_id: frame for frame in game.frames}
-            for reading in FilmRecording.load(path).frames(tracker, self.counts):
-                truth = recorded.get(reading.frame_id) or replace(game.frames[-1], frame_id=reading.frame_id)
-                yield replace(truth, sightings=reading.sightings, still=reading.still)
-            return
-        recording = FilmRecording()
-        table_cm = (game.zones.width, game.zones.height)
-        renderer = GameRenderer(*self.size, table_cm, design=self.design, seed=game.seed)
-        reader = TableReader(self.recognizer, game.zones, make_calibrator(table_cm), jokers=True)
         shown = game.frames[:self.max_frames]
         if len(shown) == len(game.frames):
             last = shown[-1]
             shown = shown + [replace(last, frame_id=last.frame_id + k) for k in range(1, LINGER_FRAMES + 1)]
         yield from shown[:self.read_from]
         shown = shown[self.read_from:]
+        path = None if self.record is None else \
+            FilmRecording.path(self.record, game.seed, len(game.players), self.max_frames, self.read_from)
+        if path is not None and path.is_file():
+            truth = {frame.frame_id: frame for frame in shown}
+            for reading in FilmRecording.load(path).frames(tracker, self.counts):
+                yield replace(truth[reading.frame_id], sightings=reading.sightings, still=reading.still)
+            return
+        recording = FilmRecording()
+        table_cm = (game.zones.width, game.zones.height)
+        renderer = GameRenderer(*self.size, table_cm, design=self.design, seed=game.seed)
+        reader = TableReader(self.recognizer, game.zones, make_calibrator(table_cm), jokers=True)
         for frame, image in zip(shown, rendered_frames(shown, renderer)):
             start = time.perf_counter()
             reading = reader.read(frame.frame_id, image, tracker.needs_frames)

@@ -44,21 +44,24 @@ def test_the_start_of_a_rendered_round_commits_the_true_moves(recognizer, tmp_pa
         (70, film.counts.recognized, 70, 0)
 
 
-def recording_of(game) -> FilmRecording:
-    """The simulator's readings of ``game`` as a reader's recording of every frame."""
-    return FilmRecording([RecordedFrame(f.frame_id, f.still, f.still, f.sightings) for f in game.frames])
+def recording_of(game, start: int = 0) -> FilmRecording:
+    """The simulator's readings of ``game`` from frame index ``start`` on as a reader's recording of every frame."""
+    return FilmRecording([RecordedFrame(f.frame_id, f.still, f.still, f.sightings) for f in game.frames[start:]])
 
 
-def test_a_recorded_round_replays_through_the_tracker_without_a_camera(tmp_path) -> None:
+@pytest.mark.parametrize("start", [0, 300])
+def test_a_recorded_round_replays_through_the_tracker_without_a_camera(tmp_path, start) -> None:
+    """The whole round recorded, or (``start``) the frames before the simulator's readings as in a test
+    that photographs only the layouts."""
     game = simulate_wiener(5, players=4)
-    recording_of(game).save(FilmRecording.path(tmp_path, 5, 4))
-    film = WienerFilm(None, record=tmp_path)  # no recognizer: nothing may be photographed
+    recording_of(game, start).save(FilmRecording.path(tmp_path, 5, 4, start=start))
+    film = WienerFilm(None, record=tmp_path, read_from=start)  # no recognizer: nothing may be photographed
     committed, asked = film.track(game)
     expected, expected_asked = track_wiener(game)
     assert [e.key() for e in committed] == [e.key() for e in expected]
     assert [e.penalties for e in committed if e.kind == "hand_end"] == [game.penalties]
     assert len(asked) == len(expected_asked)
-    assert film.counts.frames == film.counts.replayed == len(game.frames) and film.counts.borrowed == 0
+    assert film.counts.frames == film.counts.replayed == len(game.frames) - start and film.counts.borrowed == 0
 
 
 def test_still_frames_the_recording_left_unread_borrow_the_periods_readings_in_turn() -> None:
