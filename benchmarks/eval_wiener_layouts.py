@@ -26,17 +26,6 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 
-def knock_action(game) -> int:
-    """The index of the first frame of the knock's action (the hand over the pile before the face-down card)."""
-    knock = next(e.frame_id for e in game.truth if e.kind == "knock")
-    index = next(i for i, frame in enumerate(game.frames) if frame.frame_id == knock)
-    while game.frames[index - 1].still:
-        index -= 1
-    while not game.frames[index - 1].still:
-        index -= 1
-    return index
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seeds", default="2,4,6,8", help="comma-separated round seeds (4 players)")
@@ -64,7 +53,7 @@ def main() -> None:
     recognizer = Recognizer(threads=1).with_deck(deck)
     for seed in seeds:
         game = simulate_wiener(seed, players=4)
-        start = knock_action(game)
+        start = game.knock_action()
         film = WienerFilm(recognizer, read_from=start, record=record)
         tracker = WienerTracker(game.players, game.dealer, zones=game.zones)
         began, cpu = time.perf_counter(), time.process_time()

@@ -87,16 +87,6 @@ def test_still_frames_the_recording_left_unread_borrow_the_periods_readings_in_t
     assert [f.frame_id for f in recording.frames(Settled(), FilmCounts())] == [6]  # still frames not needed
 
 
-def knock_action(game) -> int:
-    """The first frame of the knock's action (the hand over the table before the face-down discard)."""
-    frame = next(e.frame_id for e in game.truth if e.kind == "knock")
-    while game.frames[frame - 1].still:
-        frame -= 1
-    while not game.frames[frame - 1].still:
-        frame -= 1
-    return frame
-
-
 def test_the_layouts_of_a_rendered_round_with_jokers_are_read_and_settled_as_laid(recognizer) -> None:
     """Seed 3: Ann and Cleo lay out a joker each; a joker the reader cannot read is asked about (the
     players answer JK). The play before the knock goes in as simulated readings; from the knock on the
@@ -104,7 +94,7 @@ def test_the_layouts_of_a_rendered_round_with_jokers_are_read_and_settled_as_lai
     held-out gnome/plastic read by the shipped models misreads Ann's 4C and 5C as 4S and 5S with
     confidence, and only the deck learned first (``replay --learn-deck``) reads them right."""
     game = simulate_wiener(3, players=4)
-    film = WienerFilm(recognizer, read_from=knock_action(game), design="gnome/anglo")
+    film = WienerFilm(recognizer, read_from=game.knock_action(), design="gnome/anglo")
     committed, asked = film.track(game)
     plain = [e for e in committed if not e.needs_confirmation and e.kind != "irregularity"]
     assert [e.key() for e in plain] == [e.key() for e in game.truth[:len(plain)]]
