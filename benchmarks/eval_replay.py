@@ -39,6 +39,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from rummyref.simulated_replay import HandReplay, replay_gin, summary  # noqa: E402
+from vision.train.layout import recorded_deck  # noqa: E402
 
 ACCEPTANCE_SEEDS = range(100)
 
@@ -49,23 +50,6 @@ def _one(job: tuple) -> HandReplay:
     cv2.setNumThreads(1)
     seed, size, answer, deck, design, model_dir, record = job
     return next(iter(replay_gin([seed], size, answer, deck=deck, design=design, model_dir=model_dir, record=record)))
-
-
-def recorded_deck(design: str, model_dir: Path | None, record: Path | None = None):
-    """``design`` learned as the players teach it (:func:`vision.train.layout.learned_deck`); with ``record``
-    (the recordings' folder) the deck is kept there as ``rummyref learn-deck`` saves it, and a later run
-    loads it rather than learn it again."""
-    from vision.decks import DeckProfile
-    from vision.train.layout import learned_deck
-
-    if record is not None and DeckProfile.path("replay", record).is_file():
-        print(f"deck learned before: {DeckProfile.path('replay', record)}")
-        return DeckProfile.load("replay", record)
-    deck = learned_deck(design, model_dir)
-    if record is None:
-        return deck
-    deck.save(record)
-    return DeckProfile.load("replay", record)  # read as every later run reads it
 
 
 def main() -> None:

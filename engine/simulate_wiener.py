@@ -50,6 +50,23 @@ class SimulatedRound:
     def penalties(self) -> tuple[int, ...] | None:
         return self.truth[-1].penalties if self.truth and self.truth[-1].kind == "hand_end" else None
 
+    def knock_action(self) -> int:
+        """The index in :attr:`frames` of the first frame of the knock's action (the hand over the pile
+        before the face-down card shows): from there on the round is the knock and the layouts.
+
+        >>> game = simulate_wiener(3, players=4)
+        >>> start = game.knock_action()
+        >>> game.frames[start - 1].still, game.frames[start].still
+        (True, False)
+        """
+        knock = next(e.frame_id for e in self.truth if e.kind == "knock")
+        index = next(i for i, frame in enumerate(self.frames) if frame.frame_id == knock)
+        while self.frames[index - 1].still:
+            index -= 1
+        while not self.frames[index - 1].still:
+            index -= 1
+        return index
+
 
 def simulate_wiener(seed: int, players: int = 4, rules: WienerRules = WienerRules(), noise: Noise = Noise(),
                     pace: Pace = Pace()) -> SimulatedRound:

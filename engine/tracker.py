@@ -406,7 +406,7 @@ class GinTracker:
         named = parse_card(answer) if answer not in (BACK, NOTHING) else None
         if isinstance(named, Card) and answer != read and read.rstrip(_TWICE) != answer:  # a joker has no rank
             self.named += (named.rank,)
-        if named is not None and read.rstrip(_TWICE) not in (answer, UNREAD, BACK):
+        if (named is not None or answer == BACK) and read.rstrip(_TWICE) not in (answer, UNREAD, BACK):
             self.misread += ((read.rstrip(_TWICE), answer),)
         return self._reevaluate()
 
@@ -855,9 +855,11 @@ class GinTracker:
     know), so they are offered (:attr:`hard_ranks`). :class:`rummyref.pipeline.HandSession` keeps
     them over the hands of a session."""
     misread: tuple[tuple[str, str], ...] = ()
-    """(read, named) for each answer that named a card read as another card: this deck's card is misread
-    as that one, however sure the reader is, so a later reading of it is asked about (:meth:`_misread_as`).
-    Kept over a session's hands like :attr:`named`."""
+    """(read, named) for each answer that named a card read as another card, or as a face-down card
+    (``BACK``: this deck's back is read as that card, as a learned joker can be): this deck's card is
+    misread as that one, however sure the reader is, so a later reading of it on the discard pile is
+    asked about (:meth:`_misread_as`; a face-down card there is a knock). Kept over a session's hands
+    like :attr:`named`."""
 
     def _next_seat(self, seat: int) -> int:
         return 1 - seat

@@ -122,14 +122,15 @@ class WienerTracker(GinTracker):
         place over the window, the copy read most often keeps the plain code, a further copy gets a star.
         (Split by confidence per frame instead, the two copies' readings would mix and their median
         place would lie between them, breaking the melds they belong to.) Two places of a code closer
-        than :data:`NAMED_APART_CM`, one of them named so by the players, are one card (:func:`_named_twice`)."""
+        than :data:`NAMED_APART_CM`, one of them named so by the players (or confirmed as read), are one card
+        (:func:`_named_twice`)."""
         readings: dict[tuple[str, str], list[tuple[int, Sighting, bool]]] = defaultdict(list)
         for index, (_, sightings) in enumerate(self._window):
             for raw in sightings:
                 if raw.zone is not None:
                     s = self._corrected(raw)
                     if s.code != NOTHING:
-                        readings[(s.zone, s.code)].append((index, s, s.code != raw.code))
+                        readings[(s.zone, s.code)].append((index, s, s is not raw))  # answered: named or confirmed
         votes: dict[tuple[str, str], list[Sighting]] = {}
         for (zone, code), seen in readings.items():
             places: list[list[tuple[int, Sighting, bool]]] = []
@@ -381,8 +382,9 @@ class WienerTracker(GinTracker):
 
 
 NAMED_APART_CM = 1.6
-"""One card may be read at two places about 1.5 cm apart (its index, and its face further along the fan),
-and the players, asked about each, name it twice; two cards of a fan lie a fan step (about 2 cm) apart."""
+"""One card may be read at two places about 1.5 cm apart (its index, and its face further along the fan;
+a joker's two corners), and the players, asked about each, name or confirm it twice; two cards of a fan
+lie a fan step (about 2 cm) apart."""
 
 
 def _named_twice(places: list[list[tuple[int, Sighting, bool]]]) -> list[list[tuple[int, Sighting, bool]]]:

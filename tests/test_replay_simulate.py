@@ -34,6 +34,23 @@ def test_bad_simulate_arguments_are_named(capsys) -> None:
     for unread in (["--game", "wiener"], ["--game", "tiles", "--render"]):   # no cards photographed to learn from
         assert main(["replay", "--simulate", "1", "--learn-deck", *unread]) == 2
         assert "--learn-deck is for --simulate N with Gin, or Wiener with --render" in capsys.readouterr().err
+    assert main(["replay", "--simulate", "1", "--game", "wiener", "--record", "somewhere"]) == 2
+    assert "--record is for --simulate N --game wiener --render" in capsys.readouterr().err
+
+
+def test_a_recorded_wiener_round_is_replayed_from_the_record_folder(capsys, tmp_path) -> None:
+    from engine.simulate_wiener import simulate_wiener
+    from rummyref.wiener_replay import FilmRecording, RecordedFrame
+
+    game = simulate_wiener(5, players=4)
+    folder = tmp_path / "wiener-gnome_plastic-shipped-plain-1280x720"  # shipped models, no deck learned
+    FilmRecording([RecordedFrame(f.frame_id, f.still, f.still, f.sightings) for f in game.frames]).save(
+        FilmRecording.path(folder, 5, 4))
+    assert main(["replay", "--simulate", "1", "--seed", "5", "--game", "wiener", "--render", "--answer", "--json",
+                 "--record", str(tmp_path)]) == 0
+    round_, figures = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert round_["agree"] and round_["truth"] == list(game.penalties)
+    assert figures["replayed_frames"] == figures["frames"] == len(game.frames) and figures["read_seconds"] == 0
 
 
 def test_simulated_wiener_rounds_print_one_line_each_and_a_summary(capsys) -> None:

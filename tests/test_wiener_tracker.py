@@ -295,3 +295,36 @@ def test_one_card_read_at_two_nearby_places_and_named_twice_is_one_card():
     layout = next(e for e in events if e.kind == "layout" and e.player == "Ann")
     assert sorted(layout.melds) == [("4D", "5D", "JK", "7D", "8D"), ("9C", "9H", "9S")] and sorted(layout.cards) == ["2H", "3S"]
     assert events[-1].kind == "hand_end" and not events[-1].needs_confirmation and events[-1].penalties[0] == 5
+
+
+def test_one_joker_read_weakly_at_two_nearby_places_and_confirmed_twice_is_one_card():
+    """Rendered seed 4: Dan's joker read weakly (0.68, 0.63) at two places 1.2 cm apart; the players,
+    asked about each, confirmed both as the joker, and the tracker kept two jokers in his area (11
+    cards, and three jokers on the table with Ann's) and never settled."""
+    t = _knocked_by_ann()
+    ann = [s for s in _ann_lays(["4D 5D JK 7D 8D", "9C 9H 9S"], ["2H", "3S"]) if s.code != "JK"]
+    joker = 6.0 + 2.0 * 2
+    weak = [Sighting("JK", 0.65, joker + dx, 65.0 + dy, "seat0") for dx, dy in ((-0.4, 0.45), (0.4, -0.45))]
+    questions = t.update(2, t.back + ann + weak + _others(), still=True)
+    assert [(e.kind, e.cards) for e in questions] == [("reading", ("JK",)), ("reading", ("JK",))]
+    events = [e for q in questions if t.awaits(q.seq) for e in t.confirm(q.seq, "JK")]
+    layout = next(e for e in events if e.kind == "layout" and e.player == "Ann")
+    assert sorted(layout.melds) == [("4D", "5D", "JK", "7D", "8D"), ("9C", "9H", "9S")] and sorted(layout.cards) == ["2H", "3S"]
+    assert events[-1].kind == "hand_end" and not events[-1].needs_confirmation and events[-1].penalties[0] == 5
+
+
+def test_a_back_the_players_named_once_for_a_joker_reading_makes_a_joker_on_the_pile_a_question():
+    """Seed 2 rendered with the learned deck: the deck's back reads as a joker, weakly on the stock and
+    surely (0.97) on the knocker's face-down card. Once the players said the stock's "joker" is a back,
+    a joker read on the pile may be a knock: asked, never committed as a discarded joker."""
+    t = _tracker()
+    _pile_of_qs_then_10c(t)
+    stock = ZONES.named("stock").centre
+    table = [Sighting("JK", 0.45, *stock, "stock"), Sighting("JK", 0.97, *PILE, "discard")]
+    asked = t.update(3, table, still=True)
+    assert [(e.kind, e.zone, e.candidates) for e in asked] == [("reading", "stock", ("JK", "BACK"))]
+    pile_question = t.confirm(asked[0].seq, "BACK")
+    assert [(e.kind, e.zone, e.needs_confirmation) for e in pile_question] == [("reading", "discard", True)]
+    assert "BACK" in pile_question[0].candidates
+    assert _said(t.confirm(pile_question[0].seq, "BACK")) == ["#6 stock_draw Cleo (stock 63) (inferred)",
+                                                              "#7 knock Cleo (stock 63)"]

@@ -40,6 +40,10 @@ def register(subparsers) -> None:
                         help="with --simulate (Gin, or Wiener with --render): the players first teach the referee "
                         "their deck, as `rummyref learn-deck` does (rendered photos of the guided layout; for Wiener "
                         "also of the deck's jokers), and the hands are read with it")
+    parser.add_argument("--record", type=Path, metavar="DIR",
+                        help="with --simulate --game wiener --render: keep the table reader's readings of each round "
+                        "(and with --learn-deck the learned deck) in a subfolder of DIR, and replay rounds recorded "
+                        "there without photographing or recognizing them: a tracker change is measured in seconds")
     parser.add_argument("--still-frames", type=int, default=3,
                         help="with --render: still frames photographed and read per turn (the last ones; the tracker "
                         "settles the table on 3 complete readings in a row, 2 of them agreeing)")
@@ -78,6 +82,10 @@ def run(args: argparse.Namespace) -> int:
     if args.learn_deck and (args.simulate is None or args.game == "tiles" or (args.game == "wiener" and not args.render)):
         print("rummyref replay: --learn-deck is for --simulate N with Gin, or Wiener with --render (cards photographed)",
               file=sys.stderr)
+        return 2
+    if args.record is not None and not (args.simulate is not None and args.game == "wiener" and args.render):
+        print("rummyref replay: --record is for --simulate N --game wiener --render (Gin: benchmarks/eval_replay.py "
+              "--record)", file=sys.stderr)
         return 2
     if args.simulate is not None:
         if args.source:
@@ -181,13 +189,14 @@ def _simulate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _learned(args: argparse.Namespace, jokers: bool):
-    """With ``--learn-deck``: the replay's deck design as the players teach it (progress on stderr), else None."""
+def _learned(args: argparse.Namespace, jokers: bool, record: Path | None = None):
+    """With ``--learn-deck``: the replay's deck design as the players teach it (progress on stderr; kept
+    in ``record`` and loaded from there when learned before), else None."""
     if not args.learn_deck:
         return None
-    from vision.train.layout import learned_deck
+    from vision.train.layout import recorded_deck
 
-    return learned_deck(None, jokers=jokers, progress=lambda text: print(text, file=sys.stderr, flush=True))
+    return recorded_deck(None, jokers=jokers, record=record, progress=lambda text: print(text, file=sys.stderr, flush=True))
 
 
 def _out(args: argparse.Namespace, data: dict, text: str) -> None:
@@ -238,8 +247,14 @@ def _simulate_wiener(args: argparse.Namespace, seeds: range, size: tuple[int, ..
     if args.render:
         from rummyref.wiener_replay import WienerFilm
         from vision.recognizer import Recognizer
+        from vision.synth.decks import HELDOUT_DESIGNS
 
-        film = WienerFilm(Recognizer(threads=args.threads).with_deck(_learned(args, jokers=True)), (size[0], size[1]))
+        record = None
+        if args.record is not None:  # one subfolder per design, deck learning and size, as benchmarks/eval_replay.py
+            learned = "learned" if args.learn_deck else "plain"
+            record = args.record / f"wiener-{HELDOUT_DESIGNS[0].replace('/', '_')}-shipped-{learned}-{size[0]}x{size[1]}"
+        film = WienerFilm(Recognizer(threads=args.threads).with_deck(_learned(args, jokers=True, record=record)),
+                          (size[0], size[1]), record=record)
     rounds = []
     for seed in seeds:
         if film:

@@ -97,6 +97,21 @@ def learned_deck(design, model_dir=None, seed: int = 9, jokers: bool = False, pr
     return learn_deck(Recognizer(model_dir, threads=1), photos, name, progress=progress, jokers=joker_photos)
 
 
+def recorded_deck(design: str | None, model_dir=None, record=None, jokers: bool = False, progress=print):
+    """:func:`learned_deck`; with ``record`` (a replay's recordings folder) the deck is kept there as
+    ``rummyref learn-deck`` saves it, and a later run loads it rather than learn it again."""
+    from vision.decks import DeckProfile
+
+    if record is not None and DeckProfile.path("replay", record).is_file():
+        progress(f"deck learned before: {DeckProfile.path('replay', record)}")
+        return DeckProfile.load("replay", record)
+    deck = learned_deck(design, model_dir, jokers=jokers, progress=progress)
+    if record is None:
+        return deck
+    deck.save(record)
+    return DeckProfile.load("replay", record)  # read as every later run reads it
+
+
 def write_layout_photos(directory, names: tuple[str, str], design: str = "kde/jolly-royal", seed: int = 21) -> list[str]:
     """:func:`layout_photos` written as ``names`` in ``directory``, for tests of deck learning."""
     paths = []
