@@ -274,16 +274,18 @@ class TileReader:
                     found.append((place, code, confidence))
         return found
 
-    def _bare_table(self, frame: np.ndarray, points: list[Point], tiles: list[Placed]) -> set[Point]:
+    def _bare_table(self, frame: np.ndarray, points: list[Point], tiles: list[Placed],
+                    around: "_Surroundings | None" = None) -> set[Point]:
         """The ``points`` (patches of face colour no tile explains) that are surely bare table:
         every look at them (as :meth:`_look_at_patches` looks) reads "not a tile" at least
         :attr:`TileReaderOptions.bare` surely, and the patch is plain (:meth:`_Surroundings.plain`). A face
         washed out by glare also reads as no tile, but it is as light as the faces; a tile in a
-        shadow still shows its ink's contrast."""
+        shadow still shows its ink's contrast. ``around``: the frame's surroundings of ``tiles``
+        where the caller has them already."""
         if not tiles or not points:
             return set()
         none = self._place_probs(frame, _looks(points, tiles))[:, -1].reshape(-1, 4).min(axis=1)
-        around = _Surroundings.of(frame, tiles)
+        around = around or _Surroundings.of(frame, tiles)
         width, height = float(np.median([t.width for t in tiles])), float(np.median([t.height for t in tiles]))
         return {point for point, sure in zip(points, none) if sure >= self.options.bare
                 and around.plain(Placed(point[0], point[1], 0.0, width, height))}
@@ -336,7 +338,7 @@ class TileReader:
         second_look = {blob.number for blob in layout.blobs if blob.second_look}
         pairs = all_probs.reshape(-1, 2, all_probs.shape[1])
         as_tile = (pairs[:, :, :upside].max(axis=2) > np.maximum(pairs[:, :, none], self.options.min_confidence)).any(axis=1)
-        lone_blanks: list[tuple[TileCandidate, str]] = []   # doubts that go where the blob is plain table
+        blank_blobs: list[tuple[list[TileCandidate], str]] = []   # doubts that go where the blob is plain table
         for _, a, b in rows_kept:
             pitch = cut[a].width / cut[a].height
             # A row of tiles as wide as the frame's other rows', each read as a tile one way up, is
@@ -346,8 +348,8 @@ class TileReader:
             if abs(pitch / layout.aspect - 1) > self.options.pitch_tolerance and not usual and not (
                     cut[a].row in blank and cut[a].row in second_look):     # a wrong count, or part of a tile
                 doubt = f"the blob at ({cut[a].x:.0f}, {cut[a].y:.0f}) cut into {b - a} tile(s) of unusual width"
-                if b - a == 1 and pairs[a, :, none].min() >= self.options.bare:
-                    lone_blanks.append((cut[a], doubt))
+                if pairs[a:b, :, none].min() >= self.options.bare:
+                    blank_blobs.append((cut[a:b], doubt))
                 else:
                     doubts.append(doubt)
         readable = np.clip(1.0 - probs[:, upside] - probs[:, none], 1e-6, 1.0)
@@ -409,15 +411,14 @@ class TileReader:
             (point, "read") for blob in layout.blobs if blob.number in unread for point in blob.vouches]
         read_tiles = [t for row in rows for t, _, _ in row]
         looked = self._look_at_patches(frame, [point for point, _ in patches], read_tiles)
-        bare = self._bare_table(frame, [point for point, how in patches if how == "found" and not _answered(
-            point, [tile for tile, _, _ in looked])], read_tiles)
-        # A lone blob of no tile's shape that reads surely as no tile either way up is a patch of
-        # the table where it is plain (:meth:`_Surroundings.plain`); a face washed out by glare is not.
-        if lone_blanks and read_tiles:
-            around = _Surroundings.of(frame, read_tiles)
-            doubts += [doubt for c, doubt in lone_blanks if not around.plain(Placed(c.x, c.y, c.angle, c.width, c.height))]
-        else:
-            doubts += [doubt for _, doubt in lone_blanks]
+        unanswered = [point for point, how in patches if how == "found" and not _answered(
+            point, [tile for tile, _, _ in looked])]
+        around = _Surroundings.of(frame, read_tiles) if read_tiles and (unanswered or blank_blobs) else None
+        bare = self._bare_table(frame, unanswered, read_tiles, around)
+        # A blob of no tile's shape whose every cut reads surely as no tile either way up is a patch
+        # of the table where it is plain (:meth:`_Surroundings.plain`); a face washed out by glare is not.
+        doubts += [doubt for cuts, doubt in blank_blobs if around is None or not all(
+            around.plain(Placed(c.x, c.y, c.angle, c.width, c.height)) for c in cuts)]
         rows += [[hit] for hit in looked]
         found += [tile for tile, _, _ in looked]
         doubts += [f"the tile at ({tile.x:.0f}, {tile.y:.0f}) cannot be read" for tile in unreadable
