@@ -461,3 +461,22 @@ def test_a_blob_of_several_cuts_that_is_plain_table_raises_no_width_doubt(reader
     assert sorted(reading.groups) == sorted(rows)
     monkeypatch.setattr(reader_module._Surroundings, "plain", lambda self, place: False)
     assert patch in read.read(scene.image).doubts
+
+
+def test_one_tiles_room_that_is_bare_table_is_no_doubt(reader, monkeypatch):
+    """One tile's room in a line of candidates (benchmark turn 17 of seed 7, the photo after the
+    turn: two cuts of a glare spot on a wooden table, no tile near) is a doubt only where it may
+    hold a face: where every look there reads surely no tile and it is plain table
+    (:meth:`TileReader._bare_table`), it goes, as a patch of face colour no tile explains does."""
+    rows = [["JK", "K8", "K9", "K10", "K11", "K12", "K13"], ["K1", "K2", "K3", "K4", "K5", "K6", "K7"],
+            ["R5", "R6", "R7", "R8", "R9", "R10"], ["K8", "K9", "K10", "JK", "K12"], ["K13", "O13", "B13", "R13"],
+            ["R1", "R2", "R3", "R4", "R5"]]
+    scene = render_tile_scene(np.random.default_rng([1430193140, 1]), TileSceneParams(palette="rummikub", **TURN_TABLE),
+                              rows)
+    read = reader.with_palette(PALETTES["rummikub"])
+    room = "one tile's room between the tiles at (963, 133) and (1006, 128) in one line"
+    reading = read.read(scene.image)
+    assert room not in reading.doubts and not [d for d in reading.doubts if "room" in d]
+    assert sorted(reading.groups) == sorted(rows)
+    monkeypatch.setattr(TileReader, "_bare_table", lambda self, frame, points, tiles, around=None: set())
+    assert room in read.read(scene.image).doubts

@@ -362,9 +362,11 @@ class TileReader:
                 if candidates[members[i]].row not in blank:     # the rest of its row may lie beyond the frame
                     doubts.append(f"the tile at ({placed[members[i]].x:.0f}, {placed[members[i]].y:.0f}) "
                                   f"touches the frame's edge")
-        for i, j in gaps(placed, groups):
-            doubts.append(f"one tile's room between the tiles at ({placed[i].x:.0f}, {placed[i].y:.0f}) and "
-                          f"({placed[j].x:.0f}, {placed[j].y:.0f}) in one line")
+        # One tile's room between two rows in one line may hold a tile the finder missed: a doubt
+        # unless a tile is found there or the room is bare table (as a patch no tile explains is).
+        rooms = [(((placed[i].x + placed[j].x) / 2, (placed[i].y + placed[j].y) / 2),
+                  f"one tile's room between the tiles at ({placed[i].x:.0f}, {placed[i].y:.0f}) and "
+                  f"({placed[j].x:.0f}, {placed[j].y:.0f}) in one line") for i, j in gaps(placed, groups)]
         for row, members in enumerate(groups):
             # One way up for the whole row: the way its tiles read best together.
             ref = placed[members[0]].angle
@@ -412,7 +414,7 @@ class TileReader:
         read_tiles = [t for row in rows for t, _, _ in row]
         looked = self._look_at_patches(frame, [point for point, _ in patches], read_tiles)
         unanswered = [point for point, how in patches if how == "found" and not _answered(
-            point, [tile for tile, _, _ in looked])]
+            point, [tile for tile, _, _ in looked])] + [point for point, _ in rooms if not _answered(point, found)]
         around = _Surroundings.of(frame, read_tiles) if read_tiles and (unanswered or blank_blobs) else None
         bare = self._bare_table(frame, unanswered, read_tiles, around)
         # A blob of no tile's shape whose every cut reads surely as no tile either way up is a patch
@@ -425,6 +427,7 @@ class TileReader:
                    if not _answered((tile.x, tile.y), found)]
         doubts += [f"a tile-sized patch of face colour at ({x:.0f}, {y:.0f}) is no tile {how}"
                    for (x, y), how in patches if not _answered((x, y), found) and (x, y) not in bare]
+        doubts += [doubt for point, doubt in rooms if not _answered(point, found) and point not in bare]
         # A colour misread (the classifier's surest mistakes) turns a run or group of the table into
         # no combination: a row that is one but for a single tile's colour is asked about.
         doubts += [f"the row at ({row[0][0].x:.0f}, {row[0][0].y:.0f}) is a combination but for one tile's colour"
