@@ -40,6 +40,7 @@ from vision.tiles.evaluation import evaluate_tables  # noqa: E402
 from vision.tiles.reader import TileReader  # noqa: E402
 
 TURN_KINDS = ("new combination", "extend a run", "no combination", "tile gone")
+UNSURE = "a tile read unsure"
 
 
 def _box_left(palette, rows: list[list[str]]) -> list[str]:
@@ -93,11 +94,25 @@ def doubt_kind(doubt: str) -> str:
     return re.sub(r"\([\d., -]+\)|\d+", "#", doubt)
 
 
+def stoppers(readings, confirm_below: float) -> set[str]:
+    """What stops a turn read as ``readings`` (before and after): the kinds of doubt listed
+    (:func:`doubt_kind`) and "a tile read unsure" where a tile is read less sure than ``confirm_below``.
+
+    >>> from vision.tiles.reader import TableReading, TileObservation
+    >>> unsure = TableReading((TileObservation("R7", 0.5, ((0, 0), (1, 0), (1, 1), (0, 1)), 0),))
+    >>> sorted(stoppers([unsure, TableReading((), ("the tile at (3, 4) touches the frame's edge",))], 0.7))
+    ['a tile read unsure', "the tile at # touches the frame's edge"]
+    """
+    kinds = {doubt_kind(d) for r in readings for d in r.doubts}
+    return kinds | ({UNSURE} if min(r.least_confidence() for r in readings) < confirm_below else set())
+
+
 def judge_turn(reader: TileReader, rng: np.random.Generator, palette_name: str, kind: str,
-               confirm_below: float, doubts: Counter | None = None) -> tuple[str, str]:
+               confirm_below: float, doubts: Counter | None = None, alone: Counter | None = None) -> tuple[str, str]:
     """'right', 'wrong', 'confirm' or 'hidden' (the true tables alone give another verdict than
     the true rack) for one rendered turn, and why a confirmation was asked (``doubts`` counts the
-    kinds of doubt the two readings listed)."""
+    kinds of doubt the two readings listed, ``alone`` the one thing that stopped a turn where
+    only one did: :func:`stoppers`)."""
     palette = PALETTES[palette_name]
     rules = TileRules(palette=palette)
     while True:
@@ -117,12 +132,15 @@ def judge_turn(reader: TileReader, rng: np.random.Generator, palette_name: str, 
         return "hidden", ""
     reader = reader.with_palette(palette, reader.profile)      # only the set's own colours compete
     readings = [reader.read(scene.image) for scene in scenes]
-    unsure = min(r.least_confidence() for r in readings) < confirm_below
+    stopped_by = stoppers(readings, confirm_below)
+    unsure = UNSURE in stopped_by
     doubted = not all(r.complete for r in readings)
     if doubts is not None:
         doubts.update({doubt_kind(d) for r in readings for d in r.doubts})
+    if alone is not None and len(stopped_by) == 1:
+        alone.update(stopped_by)
     if unsure or doubted:
-        return "confirm", " and ".join(why for why, seen in (("a tile read unsure", unsure), ("doubts", doubted)) if seen)
+        return "confirm", " and ".join(why for why, seen in ((UNSURE, unsure), ("doubts", doubted)) if seen)
     try:
         seen_before, seen_after = (parse_groups(r.groups, rules) for r in readings)
     except TileRuleError:
@@ -159,11 +177,12 @@ def main(argv: list[str] | None = None) -> int:
     outcomes: Counter = Counter()
     reasons: Counter = Counter()
     doubts: Counter = Counter()
+    alone: Counter = Counter()
     by_kind: dict[str, Counter] = {kind: Counter() for kind in TURN_KINDS}
     rng = np.random.default_rng(args.seed)
     for turn in range(args.turns):
         kind = TURN_KINDS[turn % len(TURN_KINDS)]
-        result, why = judge_turn(reader, rng, list(PALETTES)[turn % 2], kind, args.confirm_below, doubts)
+        result, why = judge_turn(reader, rng, list(PALETTES)[turn % 2], kind, args.confirm_below, doubts, alone)
         outcomes[result] += 1
         reasons[why] += bool(why)
         by_kind[kind][result] += 1
@@ -174,6 +193,7 @@ def main(argv: list[str] | None = None) -> int:
               f"confirm below {args.confirm_below}; not to be told from the tables {outcomes['hidden']}")
         print("  confirmation asked for: " + ", ".join(f"{why} {n}" for why, n in reasons.most_common() if n))
         print("  turns with a doubt of this kind: " + "; ".join(f"{what} {n}" for what, n in doubts.most_common()))
+        print("  turns stopped by this alone: " + "; ".join(f"{what} {n}" for what, n in alone.most_common()))
         for kind, counts in by_kind.items():
             print(f"  {kind}: right {counts['right']}, confirm {counts['confirm']}, wrong {counts['wrong']}, "
                   f"hidden {counts['hidden']}")

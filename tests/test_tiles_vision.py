@@ -444,3 +444,39 @@ def test_a_row_that_is_a_combination_but_for_one_tiles_colour_is_asked_about(rea
     assert sorted(reading.groups) == [["B9", "O9", "K9"], ["K6", "K7", "K8", "B9", "K10"], ["R3", "R4", "R5"]]
     odd = [doubt for doubt in reading.doubts if "but for one tile's colour" in doubt]
     assert len(odd) == 1 and len(reading.doubts) == 1
+
+
+def test_a_blob_of_several_cuts_that_is_plain_table_raises_no_width_doubt(reader, monkeypatch):
+    """A light patch of the table (benchmark turn 7 of seed 7, the photo before the turn, at
+    (1237, 571)) that the outline finder cuts into more than one tile, every cut read surely as
+    no tile either way up, is plain table like a lone such blob: no doubt of its width. Where its
+    cuts were not plain, the doubt stays (as it did for every blob of more than one cut)."""
+    rows = [["O8", "B8", "R8"], ["B7", "B8", "B9", "B10"], ["O4", "O5", "JK", "O7", "O8", "O9", "O10"], ["R1", "R2", "R3"]]
+    scene = render_tile_scene(np.random.default_rng([578197730, 0]), TileSceneParams(palette="rummikub", **TURN_TABLE),
+                              rows)
+    read = reader.with_palette(PALETTES["rummikub"])
+    patch = "the blob at (1237, 612) cut into 2 tile(s) of unusual width"
+    reading = read.read(scene.image)
+    assert patch not in reading.doubts
+    assert sorted(reading.groups) == sorted(rows)
+    monkeypatch.setattr(reader_module._Surroundings, "plain", lambda self, place: False)
+    assert patch in read.read(scene.image).doubts
+
+
+def test_one_tiles_room_that_is_bare_table_is_no_doubt(reader, monkeypatch):
+    """One tile's room in a line of candidates (benchmark turn 17 of seed 7, the photo after the
+    turn: two cuts of a glare spot on a wooden table, no tile near) is a doubt only where it may
+    hold a face: where every look there reads surely no tile and it is plain table
+    (:meth:`TileReader._bare_table`), it goes, as a patch of face colour no tile explains does."""
+    rows = [["JK", "K8", "K9", "K10", "K11", "K12", "K13"], ["K1", "K2", "K3", "K4", "K5", "K6", "K7"],
+            ["R5", "R6", "R7", "R8", "R9", "R10"], ["K8", "K9", "K10", "JK", "K12"], ["K13", "O13", "B13", "R13"],
+            ["R1", "R2", "R3", "R4", "R5"]]
+    scene = render_tile_scene(np.random.default_rng([1430193140, 1]), TileSceneParams(palette="rummikub", **TURN_TABLE),
+                              rows)
+    read = reader.with_palette(PALETTES["rummikub"])
+    room = "one tile's room between the tiles at (963, 133) and (1006, 128) in one line"
+    reading = read.read(scene.image)
+    assert room not in reading.doubts and not [d for d in reading.doubts if "room" in d]
+    assert sorted(reading.groups) == sorted(rows)
+    monkeypatch.setattr(TileReader, "_bare_table", lambda self, frame, points, tiles, around=None: set())
+    assert room in read.read(scene.image).doubts

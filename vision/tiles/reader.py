@@ -274,16 +274,18 @@ class TileReader:
                     found.append((place, code, confidence))
         return found
 
-    def _bare_table(self, frame: np.ndarray, points: list[Point], tiles: list[Placed]) -> set[Point]:
+    def _bare_table(self, frame: np.ndarray, points: list[Point], tiles: list[Placed],
+                    around: "_Surroundings | None" = None) -> set[Point]:
         """The ``points`` (patches of face colour no tile explains) that are surely bare table:
         every look at them (as :meth:`_look_at_patches` looks) reads "not a tile" at least
         :attr:`TileReaderOptions.bare` surely, and the patch is plain (:meth:`_Surroundings.plain`). A face
         washed out by glare also reads as no tile, but it is as light as the faces; a tile in a
-        shadow still shows its ink's contrast."""
+        shadow still shows its ink's contrast. ``around``: the frame's surroundings of ``tiles``
+        where the caller has them already."""
         if not tiles or not points:
             return set()
         none = self._place_probs(frame, _looks(points, tiles))[:, -1].reshape(-1, 4).min(axis=1)
-        around = _Surroundings.of(frame, tiles)
+        around = around or _Surroundings.of(frame, tiles)
         width, height = float(np.median([t.width for t in tiles])), float(np.median([t.height for t in tiles]))
         return {point for point, sure in zip(points, none) if sure >= self.options.bare
                 and around.plain(Placed(point[0], point[1], 0.0, width, height))}
@@ -336,7 +338,7 @@ class TileReader:
         second_look = {blob.number for blob in layout.blobs if blob.second_look}
         pairs = all_probs.reshape(-1, 2, all_probs.shape[1])
         as_tile = (pairs[:, :, :upside].max(axis=2) > np.maximum(pairs[:, :, none], self.options.min_confidence)).any(axis=1)
-        lone_blanks: list[tuple[TileCandidate, str]] = []   # doubts that go where the blob is plain table
+        blank_blobs: list[tuple[list[TileCandidate], str]] = []   # doubts that go where the blob is plain table
         for _, a, b in rows_kept:
             pitch = cut[a].width / cut[a].height
             # A row of tiles as wide as the frame's other rows', each read as a tile one way up, is
@@ -346,8 +348,8 @@ class TileReader:
             if abs(pitch / layout.aspect - 1) > self.options.pitch_tolerance and not usual and not (
                     cut[a].row in blank and cut[a].row in second_look):     # a wrong count, or part of a tile
                 doubt = f"the blob at ({cut[a].x:.0f}, {cut[a].y:.0f}) cut into {b - a} tile(s) of unusual width"
-                if b - a == 1 and pairs[a, :, none].min() >= self.options.bare:
-                    lone_blanks.append((cut[a], doubt))
+                if pairs[a:b, :, none].min() >= self.options.bare:
+                    blank_blobs.append((cut[a:b], doubt))
                 else:
                     doubts.append(doubt)
         readable = np.clip(1.0 - probs[:, upside] - probs[:, none], 1e-6, 1.0)
@@ -360,9 +362,11 @@ class TileReader:
                 if candidates[members[i]].row not in blank:     # the rest of its row may lie beyond the frame
                     doubts.append(f"the tile at ({placed[members[i]].x:.0f}, {placed[members[i]].y:.0f}) "
                                   f"touches the frame's edge")
-        for i, j in gaps(placed, groups):
-            doubts.append(f"one tile's room between the tiles at ({placed[i].x:.0f}, {placed[i].y:.0f}) and "
-                          f"({placed[j].x:.0f}, {placed[j].y:.0f}) in one line")
+        # One tile's room between two rows in one line may hold a tile the finder missed: a doubt
+        # unless a tile is found there or the room is bare table (as a patch no tile explains is).
+        rooms = [(((placed[i].x + placed[j].x) / 2, (placed[i].y + placed[j].y) / 2),
+                  f"one tile's room between the tiles at ({placed[i].x:.0f}, {placed[i].y:.0f}) and "
+                  f"({placed[j].x:.0f}, {placed[j].y:.0f}) in one line") for i, j in gaps(placed, groups)]
         for row, members in enumerate(groups):
             # One way up for the whole row: the way its tiles read best together.
             ref = placed[members[0]].angle
@@ -409,21 +413,21 @@ class TileReader:
             (point, "read") for blob in layout.blobs if blob.number in unread for point in blob.vouches]
         read_tiles = [t for row in rows for t, _, _ in row]
         looked = self._look_at_patches(frame, [point for point, _ in patches], read_tiles)
-        bare = self._bare_table(frame, [point for point, how in patches if how == "found" and not _answered(
-            point, [tile for tile, _, _ in looked])], read_tiles)
-        # A lone blob of no tile's shape that reads surely as no tile either way up is a patch of
-        # the table where it is plain (:meth:`_Surroundings.plain`); a face washed out by glare is not.
-        if lone_blanks and read_tiles:
-            around = _Surroundings.of(frame, read_tiles)
-            doubts += [doubt for c, doubt in lone_blanks if not around.plain(Placed(c.x, c.y, c.angle, c.width, c.height))]
-        else:
-            doubts += [doubt for _, doubt in lone_blanks]
+        unanswered = [point for point, how in patches if how == "found" and not _answered(
+            point, [tile for tile, _, _ in looked])] + [point for point, _ in rooms if not _answered(point, found)]
+        around = _Surroundings.of(frame, read_tiles) if read_tiles and (unanswered or blank_blobs) else None
+        bare = self._bare_table(frame, unanswered, read_tiles, around)
+        # A blob of no tile's shape whose every cut reads surely as no tile either way up is a patch
+        # of the table where it is plain (:meth:`_Surroundings.plain`); a face washed out by glare is not.
+        doubts += [doubt for cuts, doubt in blank_blobs if around is None or not all(
+            around.plain(Placed(c.x, c.y, c.angle, c.width, c.height)) for c in cuts)]
         rows += [[hit] for hit in looked]
         found += [tile for tile, _, _ in looked]
         doubts += [f"the tile at ({tile.x:.0f}, {tile.y:.0f}) cannot be read" for tile in unreadable
                    if not _answered((tile.x, tile.y), found)]
         doubts += [f"a tile-sized patch of face colour at ({x:.0f}, {y:.0f}) is no tile {how}"
                    for (x, y), how in patches if not _answered((x, y), found) and (x, y) not in bare]
+        doubts += [doubt for point, doubt in rooms if not _answered(point, found) and point not in bare]
         # A colour misread (the classifier's surest mistakes) turns a run or group of the table into
         # no combination: a row that is one but for a single tile's colour is asked about.
         doubts += [f"the row at ({row[0][0].x:.0f}, {row[0][0].y:.0f}) is a combination but for one tile's colour"
