@@ -101,8 +101,8 @@ class SimFrame:
 
     def answer(self, question: Event) -> str | None:
         """What a player looking at the table answers: the card at the place the question points at.
-        A place read off a card's index can be a fan step off; then the card read, if it lies in
-        that zone (and the question is not about a card read twice), else the nearest card.
+        A place read off a card's index can be a fan step off; then the card read, if it lies at that
+        place too (and the question is not about a card read twice), else the nearest card there.
         :data:`~engine.tracker.NOTHING` where no card of the zone lies at that place (the camera
         read the bare table); None (no answer) where the question points at no place.
 
@@ -112,6 +112,12 @@ class SimFrame:
         ('7H', 'NONE')
         >>> SimFrame(1, (), True, frame.table + (Placed("7D", 40.0, 30.0, "discard"),)).answer(ask(40.0))  # laid on top
         '7D'
+
+        A misreading names a card lying elsewhere in the zone: the players name the card at the place.
+
+        >>> apart = SimFrame(1, (), True, (Placed("4S", 12.0, 16.2, "seat1"), Placed("AC", 9.0, 6.5, "seat1")))
+        >>> apart.answer(Event(1, "reading", 1, cards=("AC",), needs_confirmation=True, zone="seat1", position=(14.0, 12.6)))
+        '4S'
 
         Asked about a place beside cards read (:data:`~engine.tracker.PLACE_QUESTION`), they name a card
         only if one lies there, never its neighbour a fan step away:
@@ -139,7 +145,7 @@ class SimFrame:
         nearest = min(reversed(under), key=distance)
         read = question.cards[0] if question.cards else None
         if distance(nearest) > ANSWER_SURE_CM ** 2 and "twice" not in question.detail \
-                and any(p.code == read for p in here):
+                and any(p.code == read for p in under):
             return read
         return nearest.code
 

@@ -31,6 +31,7 @@ down, a knock over the limit) become ``flagged`` events carrying the §14 ruling
 
 from __future__ import annotations
 
+import itertools
 import math
 from statistics import median
 from collections import defaultdict
@@ -952,7 +953,9 @@ class GinTracker:
         elsewhere would make it one: the reader may have misread that card, however sure it was (3C
         read as 3S in a run of clubs). Before the group is flagged as an illegal meld (§14.7) the players
         are asked about that card, the least sure such card first, with the cards that would make the
-        group a meld; once they confirm every such card as read, the meld is the player's.
+        group a meld; once they confirm every such card as read, the meld is the player's. Where no one
+        card would do, but two read as others would (7S 8S 9C 10C JS: the same misread twice), the less
+        sure of such a pair is asked about first, with what it would be.
         """
         zone = self.seat_zones[seat]
         events = []
@@ -960,21 +963,38 @@ class GinTracker:
             if len(group) < 3 or any(c in (BACK, UNREAD) or c.endswith(_TWICE) for c in group) \
                     or _is_meld([parse_card(c) for c in group], self.mrules):
                 continue
+            doubtful = [code for code in group if not self._confirmed(zone, cards[code])]
             suspects = []
-            for code in group:
-                if self._confirmed(zone, cards[code]):
-                    continue
+            for code in doubtful:
                 fits = self._completions([parse_card(c) for c in group if c != code], reading)
                 if fits:
-                    read = parse_card(code)
-                    # A misread keeps the rank or the suit more often than neither: those first.
-                    likely = sorted(fits, key=lambda c: (parse_card(c).rank != read.rank, parse_card(c).suit != read.suit))
-                    suspects.append((cards[code].confidence, code, tuple(likely[:CHOICES - 1])))
+                    suspects.append((cards[code].confidence, code, _likely_misreads(code, fits)))
+            also = ""
+            if not suspects:
+                suspects, also = self._misread_pairs(group, doubtful, cards, reading), ", with one more card read otherwise,"
             if suspects:
                 _, code, fits = min(suspects)
                 events += self._ask(zone, replace(cards[code], candidates=fits), frame_id,
-                                    f"{' '.join(group)} is no meld; {' or '.join(fits)} in place of {code} would make it one")
+                                    f"{' '.join(group)} is no meld; {' or '.join(fits)} in place of {code}{also} would make it one")
         return events
+
+    def _misread_pairs(self, group: tuple[str, ...], doubtful: list[str], cards: dict[str, _Card],
+                       reading: dict[str, dict[str, _Card]]) -> list[tuple[float, str, tuple[str, ...]]]:
+        """For a group no one misread card explains: each card of a pair of doubtful ones that, both read
+        as cards not seen elsewhere, would make the group a meld (the less sure of the two), with what it
+        would be. A misread keeps the rank or the suit, so only such cards are tried."""
+        unseen = self._unseen(reading)
+        alike = lambda code: [c for c in ALL_CARDS if str(c) in unseen  # noqa: E731
+                              and (c.rank == parse_card(code).rank or c.suit == parse_card(code).suit)]
+        suspects = []
+        for pair in itertools.combinations(doubtful, 2):
+            rest = [parse_card(c) for c in group if c not in pair]
+            both = [(a, b) for a in alike(pair[0]) for b in alike(pair[1]) if a != b and _is_meld(rest + [a, b], self.mrules)]
+            if both:
+                which = min((0, 1), key=lambda k: cards[pair[k]].confidence)
+                fits = tuple(dict.fromkeys(str(cards_as[which]) for cards_as in both))
+                suspects.append((cards[pair[which]].confidence, pair[which], _likely_misreads(pair[which], fits)))
+        return suspects
 
     def _gap_questions(self, seat: int, reading: dict[str, dict[str, _Card]], frame_id: int) -> list[Event]:
         """A layout short of cards: where cards of it lie in one row a card apart, in one group that is no
@@ -1273,6 +1293,18 @@ def _join_place(places: list[list[Sighting]], sighting: Sighting, radius: float)
             seen.append(sighting)
             return
     places.append([sighting])
+
+
+def _likely_misreads(read: str, fits: Sequence[str]) -> tuple[str, ...]:
+    """The cards a card read as ``read`` may be, the likeliest first (a misread keeps the rank or the
+    suit more often than neither), as many as a question offers.
+
+    >>> _likely_misreads("9C", ["9S", "4D", "8C"])
+    ('9S', '8C', '4D')
+    """
+    read_card = parse_card(read)
+    likely = sorted(fits, key=lambda c: (parse_card(c).rank != read_card.rank, parse_card(c).suit != read_card.suit, _order(c)))
+    return tuple(likely[:CHOICES - 1])
 
 
 def _is_meld(cards: list[Card], rules) -> bool:

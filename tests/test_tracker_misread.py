@@ -111,3 +111,22 @@ def test_a_card_read_surely_as_one_that_makes_its_group_no_meld_is_asked_about_b
     [layout] = t.tracker.confirm(question.seq, "3C")
     assert layout.describe() == "#5 layout Anna 5H 6H 7H QS QD QC 3C 4C 5C AS"
     assert not any(e.kind == "irregularity" for e in t.tracker.events)
+
+
+def test_two_cards_read_surely_as_others_in_one_run_are_asked_about_one_after_the_other():
+    """Rendered seed 92: 9S and 10S read surely as 9C and 10C in a run of spades (7S 8S 9C 10C JS). No one
+    card makes the group a meld, so it was flagged under §14.7 and the knock counted 49 deadwood. The
+    tracker asks about the less sure of the pair, then about the other, and lays the run out as made."""
+    from tests.test_tracker import Table, knock_and_lay_out
+
+    t = Table()
+    melds = [("6H", "6D", "6C"), ("7S", "8S", "9S", "10S", "JS")]
+    knock_and_lay_out(t, [], [])
+    [first] = t.lay(0, melds, ["2D", "3D"], overrides={"9S": ("9C", 0.95, ()), "10S": ("10C", 0.9, ())})
+    assert first.kind == "reading" and first.cards == ("10C",) and first.candidates[:2] == ("10C", "10S")
+    assert "7S 8S 9C 10C JS is no meld" in first.detail
+    [second] = t.tracker.confirm(first.seq, "10S")
+    assert second.cards == ("9C",) and second.candidates[:2] == ("9C", "9S")
+    [layout] = t.tracker.confirm(second.seq, "9S")
+    assert layout.describe() == "#6 layout Anna 6H 6D 6C 7S 8S 9S 10S JS 2D 3D"
+    assert not any(e.kind == "irregularity" for e in t.tracker.events)
