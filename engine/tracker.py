@@ -939,13 +939,30 @@ class GinTracker:
             if shown == HAND_SIZE - 1 and not done:
                 self._settled_still = False  # the still frames count towards "done": keep them coming
             laid = f"{self.players[opponent]}'s layout and layoffs show {shown} cards"
+            if not done:
+                return events + (self._gap_questions(opponent, reading, frame_id)
+                                 or self._end_questions(opponent, reading, frame_id, melds_too=False))
+            as_laid = self._as_laid(knocker, reading)
             return events + (self._gap_questions(opponent, reading, frame_id)
                              or self._end_questions(opponent, reading, frame_id, melds_too=False)
-                             or (self._end_questions(knocker, reading, frame_id, shown=laid) if done else []))
+                             or self._gap_questions(knocker, as_laid, frame_id, shown=laid)
+                             or self._end_questions(knocker, as_laid, frame_id, shown=laid))
         questions = self._misread_questions(opponent, theirs, reading, frame_id)
         if questions:
             return events + questions
         return events + self._commit_opponent(theirs, layoff_cards, frame_id)
+
+    def _as_laid(self, seat: int, reading: dict[str, dict[str, _Card]]) -> dict[str, dict[str, _Card]]:
+        """The reading with the cards of the seat's committed layout that are read no more put back at
+        their places (the cards laid off onto a fan hide its indices), unless another card is read
+        there: the groups the layoffs extend, to ask where an unread layoff lies."""
+        zone = self.seat_zones[seat]
+        cards = dict(reading.get(zone, {}))
+        read = {c.code for c in cards.values()}
+        for code, (x, y) in self.layouts[seat].cards.items():
+            if code not in read and not any(math.dist((x, y), (c.x, c.y)) <= self.options.confirm_radius_cm for c in cards.values()):
+                cards[code] = _Card(code, x, y, 1.0, ())
+        return {**reading, zone: cards}
 
     def _misread_questions(self, seat: int, cards: dict[str, _Card], reading: dict[str, dict[str, _Card]],
                            frame_id: int) -> list[Event]:
@@ -996,14 +1013,16 @@ class GinTracker:
                 suspects.append((cards[pair[which]].confidence, pair[which], _likely_misreads(pair[which], fits)))
         return suspects
 
-    def _gap_questions(self, seat: int, reading: dict[str, dict[str, _Card]], frame_id: int) -> list[Event]:
+    def _gap_questions(self, seat: int, reading: dict[str, dict[str, _Card]], frame_id: int,
+                       shown: str | None = None) -> list[Event]:
         """A layout short of cards: where cards of it lie in one row a card apart, in one group that is no
         meld or in two groups, and one card not seen anywhere would make them one meld, a card the camera
         cannot see may lie between them (its index hidden, its colour merged with its neighbours'). So may
         it between two neighbours of a group that is no meld whose ranks leave out one card of their suit,
         however close they were read (a fan's hidden card can pull the reading of the next one onto it).
         Ask about that place, once, with those cards as the choices, rather than settle a hand short of a
-        card (§14) on a guess.
+        card (§14) on a guess. The same in the knocker's groups as extended by layoffs while the opponent's
+        cards are a card short, the question beginning with ``shown``.
         """
         zone = self.seat_zones[seat]
         cards = reading.get(zone, {})
@@ -1023,7 +1042,7 @@ class GinTracker:
                 gap, a, b = min((math.dist(place(a), place(b)), a, b) for a in first for b in second)
                 if gap <= GAP_CARDS * self.options.cluster_cm:
                     spans.append((first + second, a, b))
-        held = len([c for c in cards.values() if c.code != BACK])
+        shown = shown or f"{self.players[seat]}'s layout shows {len([c for c in cards.values() if c.code != BACK])} cards"
         events = []
         for group, a, b in spans:
             if abs(cards[a].y - cards[b].y) > ROW_CM:
@@ -1035,8 +1054,8 @@ class GinTracker:
                 continue
             self._flagged_keys.add(key)
             event = self._emit("reading", frame_id, needs_confirmation=True, candidates=fits, zone=zone, position=(x, y),
-                               cards=(UNREAD,), detail=f"{self.players[seat]}'s layout shows {held} cards, and {a} and {b} "
-                                                       f"lie a card apart: {PLACE_QUESTION} between them?")
+                               cards=(UNREAD,), detail=f"{shown}, and {a} and {b} lie a card apart: "
+                                                       f"{PLACE_QUESTION} between them?")
             self._pending[event.seq] = (zone, UNREAD, x, y, True)
             self._gaps.add(event.seq)
             events.append(event)

@@ -342,3 +342,31 @@ def test_a_layout_card_read_in_half_the_frames_and_seen_unread_in_the_others_is_
     events = [e for k, frame in enumerate(frames) for e in tracker.update(15 + k, frame, still=True)]
     [question] = events
     assert question.kind == "reading" and question.cards == ("7H",) and question.needs_confirmation
+
+
+def test_an_opponent_a_card_short_asks_between_a_layoff_read_and_the_knockers_meld_it_extends():
+    """Seed 5 through the camera: Ann lays off 3H and 4H before Ben's run 5H..10H. 3H is read, 4H is not, and
+    9H, under her hand, is read no more; so Ben's area reads 3H 5H 6H 7H 8H 10H, no meld that one card would
+    make. Once her cards have lain a card short for a while, the tracker puts the run's unread cards back
+    where they were laid and asks between 3H and 5H, offering 4H."""
+    tracker = GinTracker(("Ann", "Ben"), dealer="Ann", zones=ZONES, options=TrackerOptions(window=2, quorum=2))
+    ann, ben = ZONES.seat_zone(0), ZONES.seat_zone(1)
+    y, by = ann.rect[1] + 6.5, ben.rect[1] + 6.5
+    run = [Sighting(code, 0.95, x, by, ben.name) for code, x in
+           (("5H", 25), ("6H", 27), ("7H", 29), ("8H", 31), ("9H", 33), ("10H", 35))]
+    bens = run + [Sighting(code, 0.95, x, by, ben.name) for code, x in (("4S", 5), ("4D", 7), ("4C", 9))]
+    bens.append(Sighting("2H", 0.95, 4, by + 9.7, ben.name))
+    assert [e.kind for e in still(tracker, 1, bens)] == ["knock", "layout"]
+    anns = [Sighting(code, 0.95, x, y, ann.name) for code, x in
+            (("QS", 5), ("QD", 7), ("QC", 9), ("AC", 25), ("2C", 27), ("3C", 29))]
+    anns += [Sighting("2D", 0.95, 4, y + 9.7, ann.name), Sighting("2S", 0.95, 12, y + 9.7, ann.name)]
+    now = [s for s in bens if s.code != "9H"] + [Sighting("3H", 0.95, 21, by, ben.name)]
+    asked = still(tracker, 3, now + anns, frames=LAID_OUT_FRAMES + 2)
+    assert [q.kind for q in asked] == ["reading"]
+    [question] = asked
+    assert "Ann's layout and layoffs show 9 cards, and 3H and 5H lie a card apart" in question.detail
+    assert question.position == (23.0, by) and question.candidates == ("4H",)
+    events = tracker.confirm(question.seq, "4H")
+    assert {c for e in events if e.kind == "layoff" for c in e.cards} == {"3H", "4H"}
+    [end] = [e for e in events if e.kind == "hand_end"]
+    assert end.result.winner == "Ben" and end.result.points == 2 and not end.needs_confirmation
