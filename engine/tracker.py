@@ -931,7 +931,7 @@ class GinTracker:
             if not theirs:
                 return events
             # Short: a card of the opponent's own groups is unread, or (one card short: done laying out) a
-            # layoff at an end of the knocker's melds.
+            # layoff at an end of the knocker's melds, or last a card hidden in one of the opponent's melds.
             shown = len(theirs) + len(layoff_cards)
             if shown != self._opponent_shown[0]:
                 self._opponent_shown = (shown, frame_id)
@@ -946,7 +946,8 @@ class GinTracker:
             return events + (self._gap_questions(opponent, reading, frame_id)
                              or self._end_questions(opponent, reading, frame_id, melds_too=False)
                              or self._gap_questions(knocker, as_laid, frame_id, shown=laid)
-                             or self._end_questions(knocker, as_laid, frame_id, shown=laid))
+                             or self._end_questions(knocker, as_laid, frame_id, shown=laid)
+                             or self._end_questions(opponent, reading, frame_id))
         questions = self._misread_questions(opponent, theirs, reading, frame_id)
         if questions:
             return events + questions
@@ -1069,7 +1070,8 @@ class GinTracker:
         one fan step beyond an end of a group that a card not seen anywhere would make a meld there (a group
         that is no meld first; with ``melds_too`` False, as for the opponent who may still be laying out, only
         such groups), and first between two neighbours of a meld that such a card would extend, where their
-        step is clearly wider than the meld's narrowest, one place at a time: "no card here" moves the question on, and once no place is left the layout is
+        step is clearly wider than the meld's narrowest (after the ends, between any two such neighbours),
+        one place at a time: "no card here" moves the question on, and once no place is left the layout is
         taken as laid (and a card short, proposed with its §14 ruling). The same at the knocker's melds while
         the opponent's cards are a card short (a layoff unread), the question beginning with ``shown``.
         """
@@ -1105,9 +1107,11 @@ class GinTracker:
                 for (a, b), width in zip(zip(group, group[1:]), steps):
                     ranks = sorted((parse_card(a).rank, parse_card(b).rank))
                     between = tuple(c for c in fits if not run or ranks[0] < parse_card(c).rank < ranks[1])
-                    if width >= WIDE_STEP_RATIO * min(steps):
-                        places.append((meld, 0, -width, (cards[a].x + cards[b].x) / 2, (cards[a].y + cards[b].y) / 2,
-                                       between, f"between {a} and {b}"))
+                    # A step no wider than the others last, after the ends: a fan's readings can lie evenly
+                    # spaced over a hidden card (each index pulled towards it).
+                    order = 0 if width >= WIDE_STEP_RATIO * min(steps) else 2
+                    places.append((meld, order, -width, (cards[a].x + cards[b].x) / 2, (cards[a].y + cards[b].y) / 2,
+                                   between, f"between {a} and {b}"))
         for meld, _, _, x, y, fits, where in sorted(places, key=lambda place: place[:3]):
             x, y = round(x, 1), round(y, 1)
             key = ("end", zone, where)  # once per place, however the readings of its neighbours wander

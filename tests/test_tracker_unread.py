@@ -370,3 +370,32 @@ def test_an_opponent_a_card_short_asks_between_a_layoff_read_and_the_knockers_me
     assert {c for e in events if e.kind == "layoff" for c in e.cards} == {"3H", "4H"}
     [end] = [e for e in events if e.kind == "hand_end"]
     assert end.result.winner == "Ben" and end.result.points == 2 and not end.needs_confirmation
+
+
+def test_an_opponent_a_card_short_with_no_layoff_anywhere_is_asked_inside_his_own_meld_last():
+    """Seed 51 through the camera: Ben's KH lies hidden in his fan KS KH KD KC, whose three indices read
+    evenly spaced; he lays off nothing. Once his cards have lain a card short for a while and no layoff
+    lies at the ends of Ann's melds, the tracker asks at the ends of his own melds, then between their
+    cards, and his answer lays out his four kings and ends the hand."""
+    tracker = GinTracker(("Ann", "Ben"), dealer="Ben", zones=ZONES, options=TrackerOptions(window=2, quorum=2))
+    ann, ben = ZONES.seat_zone(0), ZONES.seat_zone(1)
+    y, by = ann.rect[1] + 6.5, ben.rect[1] + 6.5
+    anns = [Sighting(code, 0.95, x, y, ann.name) for code, x in
+            (("7S", 5), ("7D", 7), ("7C", 9), ("AD", 25), ("2D", 27), ("3D", 29), ("4D", 31), ("5D", 33))]
+    anns += [Sighting("3H", 0.95, 4, y + 9.7, ann.name), Sighting("2C", 0.95, 12, y + 9.7, ann.name)]
+    assert [e.kind for e in still(tracker, 1, anns)] == ["knock", "layout"]  # Ann is forehand: she went down
+    bens = [Sighting(code, 0.95, x, by, ben.name) for code, x in
+            (("4S", 5), ("4H", 7), ("4C", 9), ("KS", 25.6), ("KD", 28.4), ("KC", 31.2))]
+    bens += [Sighting(code, 0.95, x, by + 9.7, ben.name) for code, x in (("AH", 4), ("3S", 12), ("2H", 20))]
+    [question] = still(tracker, 3, anns + bens, frames=LAID_OUT_FRAMES + 2)
+    asked = []
+    while "KS and KD" not in question.detail:
+        asked.append(question.detail.split(": ")[-1])
+        [question] = tracker.confirm(question.seq, "NONE")
+    assert "which card lies before KS, if any?" in asked and "which card lies after KC, if any?" in asked
+    assert question.zone == ben.name and question.candidates == ("KH",)
+    events = tracker.confirm(question.seq, "KH")
+    [layout] = [e for e in events if e.kind == "layout"]
+    assert ("KS", "KH", "KD", "KC") in [tuple(m) for m in layout.melds]
+    [end] = [e for e in events if e.kind == "hand_end"]
+    assert end.result.winner == "Ann" and end.result.points == 1 and not end.needs_confirmation
