@@ -61,7 +61,8 @@ def main() -> None:
         base.read(frame.frame_id, image, wanted=False)
     markers_motion = (time.perf_counter() - t) / len(images)
 
-    replay = replay_rendered(hand, images, recognizer, zones, answer=True)
+    replay = replay_rendered(hand, images, TableReader(recognizer, zones, make_calibrator((zones.width, zones.height))), zones,
+                             answer=True)
     print(f"hand seed {args.seed} ({hand.outcome}), {len(images)} frames at {width}x{height}, one thread")
     print(f"whole pipeline: {replay.frames / replay.seconds:.2f} fps over the hand ({replay.recognized} still frames "
           f"recognized, the rest skipped while moving or settled; the players' answers to {replay.questions} questions "

@@ -128,22 +128,115 @@ def summary(replays: Iterable[HandReplay]) -> dict[str, Any]:
 
 
 def replay_gin_hand(hand: SimulatedHand, recognizer: Any, zones: ZoneMap, size: tuple[int, int] = (1280, 720),
-                    answer: bool = False, design: str | None = None) -> HandReplay:
+                    answer: bool = False, design: str | None = None, readings: Path | None = None) -> HandReplay:
     """Render ``hand`` (with ``design``, default the first held-out design) and run it through reader
-    and tracker; the render is not timed."""
+    and tracker; the render is not timed. With ``readings`` (a file of :class:`ReadingLog`) a hand whose
+    every frame the reader read before, as the tracker wants them read now, is replayed from there
+    without rendering."""
+    from rummyref.pipeline import TableReader, make_calibrator
     from rummyref.render_game import GameRenderer, render_hand
 
+    log = ReadingLog(readings) if readings is not None else None
+    if log is not None:
+        try:
+            return replay_rendered(hand, None, log.reader(), zones, answer)
+        except NotRead:
+            pass  # a frame the tracker wants read that was never read so: read the hand afresh
     images: list[np.ndarray] = []
     render_hand(hand, GameRenderer(*size, (zones.width, zones.height), design=design, seed=hand.seed), images.append)
-    return replay_rendered(hand, images, recognizer, zones, answer)
-
-
-def replay_rendered(hand: SimulatedHand, images: list[np.ndarray], recognizer: Any, zones: ZoneMap,
-                    answer: bool = False) -> HandReplay:
-    """The rendered frames of ``hand`` through reader and tracker (timed), scored against its truth."""
-    from rummyref.pipeline import HandSession, TableReader, make_calibrator, reading_choices
-
     reader = TableReader(recognizer, zones, make_calibrator((zones.width, zones.height)))
+    if log is None:
+        return replay_rendered(hand, images, reader, zones, answer)
+    replayed = replay_rendered(hand, images, log.reader(reader), zones, answer)
+    log.save()
+    return replayed
+
+
+class NotRead(LookupError):
+    """A :class:`ReadingLog` holds no reading of a frame read as asked."""
+
+
+class ReadingLog:
+    """What the table reader made of each frame of one rendered hand, kept in a file so that a change
+    of the tracker is measured again without rendering or reading. The reader keeps state from frame to
+    frame (the discard pile's look, :class:`~rummyref.pipeline.PileWatch`), and which still frames it
+    recognizes depends on the tracker (:attr:`~engine.tracker.GinTracker.needs_frames`); so a reading is
+    keyed by its frame and by which frames before it were recognized. The file's name carries a digest
+    of the reader's code (``rummyref/pipeline.py`` and the ``vision`` package): a changed reader reads
+    afresh.
+
+    >>> from rummyref.pipeline import FrameReading
+    >>> class Reader:
+    ...     recognized = 0
+    ...     def read(self, frame_id, image, wanted=True):
+    ...         return FrameReading(frame_id, (), (), True, "calibrated", recognized=wanted)
+    >>> import tempfile
+    >>> path = Path(tempfile.mkdtemp()) / "7.readings"
+    >>> log = ReadingLog(path)
+    >>> first = log.reader(Reader())
+    >>> [first.read(k, None, wanted).recognized for k, wanted in ((1, True), (2, False))], first.recognized
+    ([True, False], 1)
+    >>> log.save(); again = ReadingLog(path).reader()
+    >>> again.read(1, None, True).frame_id, again.read(2, None, True)
+    Traceback (most recent call last):
+    ...
+    rummyref.simulated_replay.NotRead: frame 2 was not read so before
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path).with_name(f"{Path(path).name}-{_reader_digest()}.pkl")
+        self.readings: dict[tuple[int, str], Any] = pickle.loads(self.path.read_bytes()) if self.path.exists() else {}
+        self.new = 0
+
+    def reader(self, table_reader: Any = None) -> "_LoggedReader":
+        """A reader for one pass over the hand: from the log, else (if given) ``table_reader``, logged."""
+        return _LoggedReader(self, table_reader)
+
+    def save(self) -> None:
+        """Write the readings (when any are new)."""
+        if self.new:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.path.write_bytes(pickle.dumps(self.readings))
+            self.new = 0
+
+
+class _LoggedReader:
+    """One pass of a :class:`ReadingLog`: reads like a :class:`~rummyref.pipeline.TableReader`."""
+
+    def __init__(self, log: ReadingLog, table_reader: Any) -> None:
+        self.log, self.table_reader = log, table_reader
+        self.history = hashlib.blake2b(digest_size=16)
+        self.recognized = 0
+
+    def read(self, frame_id: int, image: np.ndarray | None, wanted: bool = True) -> Any:
+        self.history.update(b"\1" if wanted else b"\0")
+        key = (frame_id, self.history.hexdigest())
+        reading = self.log.readings.get(key)
+        if reading is None:
+            if self.table_reader is None:
+                raise NotRead(f"frame {frame_id} was not read so before")
+            reading = self.log.readings[key] = self.table_reader.read(frame_id, image, wanted)
+            self.log.new += 1
+        self.recognized += reading.still and reading.recognized
+        return reading
+
+
+def _reader_digest() -> str:
+    """A digest of the table reader's code: the pipeline module and the vision package."""
+    root = Path(__file__).resolve().parent.parent
+    digest = hashlib.blake2b(digest_size=6)
+    for source in [root / "rummyref" / "pipeline.py", *sorted((root / "vision").rglob("*.py"))]:
+        digest.update(source.read_bytes())
+    return digest.hexdigest()
+
+
+def replay_rendered(hand: SimulatedHand, images: list[np.ndarray] | None, reader: Any, zones: ZoneMap,
+                    answer: bool = False) -> HandReplay:
+    """The rendered frames of ``hand`` through ``reader`` (a :class:`~rummyref.pipeline.TableReader`)
+    and tracker (timed), scored against its truth. ``images`` None: a reader that needs none (a
+    :class:`ReadingLog`'s)."""
+    from rummyref.pipeline import HandSession, reading_choices
+
     session = HandSession(hand.players, hand.dealer, zones=zones)
     tracker = session.tracker
     committed: list[Event] = []
@@ -151,6 +244,7 @@ def replay_rendered(hand: SimulatedHand, images: list[np.ndarray], recognizer: A
     answers: Counter[tuple] = Counter()
     start = time.perf_counter()
     # After the last card the table lies as it is while the players look at the result.
+    images = images if images is not None else [None] * len(hand.frames)
     lingering = [(replace(hand.frames[-1], frame_id=hand.frames[-1].frame_id + k), images[-1]) for k in range(1, LINGER_FRAMES + 1)]
     for frame, image in list(zip(hand.frames, images)) + lingering:
         if session.tracker is not tracker:
@@ -223,7 +317,9 @@ def replay_gin(seeds: Iterable[int], size: tuple[int, int] = (1280, 720), answer
     ``design`` (default the first held-out design), read with the models in ``model_dir`` (default
     the shipped ones); ``deck`` is a learned :class:`vision.decks.DeckProfile` of that design (as the
     players would teach it before playing). With ``record`` (a folder) the recognizer's readings of
-    each hand are kept there (:class:`RecordedRecognizer`, one file a seed) and reused."""
+    each hand are kept there (:class:`RecordedRecognizer`, one file a seed) and reused, and so are the
+    table reader's (:class:`ReadingLog`): a hand the reader read before as the tracker wants it read
+    now is replayed without rendering."""
     from vision.recognizer import Recognizer
 
     recognizer = Recognizer(model_dir, threads=threads).with_deck(deck)
@@ -232,7 +328,8 @@ def replay_gin(seeds: Iterable[int], size: tuple[int, int] = (1280, 720), answer
         hand = simulate_hand(seed, zones=zones, players=PLAYERS)
         progress(f"hand {number} (seed {seed}, {hand.outcome}, {len(hand.frames)} frames): rendering and reading")
         reading = recognizer if record is None else RecordedRecognizer(recognizer, Path(record) / f"{seed}.pkl")
-        replayed = replay_gin_hand(hand, reading, zones, size, answer, design)
+        readings = None if record is None else Path(record) / f"{seed}.readings"
+        replayed = replay_gin_hand(hand, reading, zones, size, answer, design, readings)
         if record is not None:
             reading.save()
         yield replayed
