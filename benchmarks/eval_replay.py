@@ -21,7 +21,8 @@ recognizer, tracker) and scored by :mod:`rummyref.simulated_replay`:
 With ``--learn-deck`` the players first teach the referee their deck, as ``rummyref learn-deck``
 does: two rendered photos of the guided layout of the replay's design (two rows each), learned
 once, then every hand is read with that deck. With ``--record`` the learned deck is kept beside the
-recordings and loaded by the next run.
+recordings and loaded by the next run; so are the table reader's readings of each hand: a change of
+the tracker alone is measured again in seconds a hand, without rendering (such hands are not timed).
 
 Prints one line per hand, then the figures, the reading speed (rendering not counted) and the
 wall time of the whole run.
@@ -72,8 +73,9 @@ def main() -> None:
     parser.add_argument("--record", type=Path, default=None,
                         help="keep the recognizer's readings of each hand in this folder and reuse them on the next "
                              "run (a subfolder per design, models and deck learning; with --learn-deck the learned "
-                             "deck too): a change of the table reader or the tracker is then replayed without "
-                             "recognizing the frames or learning the deck again")
+                             "deck too), and the table reader's: a change of the table reader is then replayed "
+                             "without recognizing the frames or learning the deck again, a change of the tracker "
+                             "without rendering or reading")
     args = parser.parse_args()
     from vision.synth.decks import HELDOUT_DESIGNS
 
@@ -110,7 +112,8 @@ def main() -> None:
           f"{figures['tappable']} of them with a choice the dashboard offers); "
           f"hands with every committed event equal to the truth: {figures['events_equal']}")
     print(f"reading: {figures['frames']} frames ({figures['recognized']} recognized) in {figures['seconds']} s "
-          f"= {figures['fps']} fps; whole run {wall:.0f} s wall with {args.jobs} job(s)")
+          f"= {figures['fps']} fps over the {figures['hands'] - figures['logged']} hands read afresh "
+          f"({figures['logged']} replayed from logged readings); whole run {wall:.0f} s wall with {args.jobs} job(s)")
 
 
 if __name__ == "__main__":

@@ -71,6 +71,8 @@ class HandReplay:
     frames: int = 0
     recognized: int = 0
     seconds: float = 0.0
+    logged: bool = False
+    """Replayed from the table reader's logged readings (:class:`ReadingLog`): not read, not timed."""
     events: tuple[Event, ...] = ()
     """What the tracker committed and asked, in order (not in the JSON line)."""
 
@@ -93,7 +95,7 @@ class HandReplay:
                 "questions": self.questions, "answered": self.answered, "tappable": self.tappable,
                 "events_equal": self.events_equal,
                 "flagged": self.flagged, "frames": self.frames, "recognized": self.recognized,
-                "seconds": round(self.seconds, 2)}
+                "seconds": round(self.seconds, 2), "logged": self.logged}
 
 
 def score_hand(seed: int, outcome: str, truth: HandScore, committed: list[Event], asked: int, answered: int,
@@ -114,8 +116,9 @@ def summary(replays: Iterable[HandReplay]) -> dict[str, Any]:
     """
     replays = list(replays)
     hands = len(replays)
-    frames = sum(r.frames for r in replays)
-    seconds = sum(r.seconds for r in replays)
+    read = [r for r in replays if not r.logged]  # the speed of hands replayed from logged readings says nothing
+    frames = sum(r.frames for r in read)
+    seconds = sum(r.seconds for r in read)
     return {"summary": True, "hands": hands, "outcomes": dict(Counter(r.outcome for r in replays)),
             "agree": sum(r.agree for r in replays), "agree_rate": round(sum(r.agree for r in replays) / hands, 4) if hands else None,
             "wrong_committed": sum(r.wrong for r in replays),
@@ -123,7 +126,7 @@ def summary(replays: Iterable[HandReplay]) -> dict[str, Any]:
             "questions": sum(r.questions for r in replays), "answered": sum(r.answered for r in replays),
             "tappable": sum(r.tappable for r in replays), "no_result": sum(r.result is None for r in replays),
             "events_equal": sum(r.events_equal for r in replays),
-            "frames": frames, "recognized": sum(r.recognized for r in replays),
+            "logged": hands - len(read), "frames": frames, "recognized": sum(r.recognized for r in read),
             "seconds": round(seconds, 1), "fps": round(frames / seconds, 2) if seconds else None}
 
 
@@ -139,7 +142,7 @@ def replay_gin_hand(hand: SimulatedHand, recognizer: Any, zones: ZoneMap, size: 
     log = ReadingLog(readings) if readings is not None else None
     if log is not None:
         try:
-            return replay_rendered(hand, None, log.reader(), zones, answer)
+            return replace(replay_rendered(hand, None, log.reader(), zones, answer), logged=True)
         except NotRead:
             pass  # a frame the tracker wants read that was never read so: read the hand afresh
     images: list[np.ndarray] = []
