@@ -939,13 +939,12 @@ class GinTracker:
             if shown == HAND_SIZE - 1 and not done:
                 self._settled_still = False  # the still frames count towards "done": keep them coming
             laid = f"{self.players[opponent]}'s layout and layoffs show {shown} cards"
-            if not done:
-                return events + (self._gap_questions(opponent, reading, frame_id)
-                                 or self._end_questions(opponent, reading, frame_id, melds_too=False))
+            questions = (self._gap_questions(opponent, reading, frame_id)
+                         or self._end_questions(opponent, reading, frame_id, melds_too=False))
+            if questions or not done:
+                return events + questions
             as_laid = self._as_laid(knocker, reading)
-            return events + (self._gap_questions(opponent, reading, frame_id)
-                             or self._end_questions(opponent, reading, frame_id, melds_too=False)
-                             or self._gap_questions(knocker, as_laid, frame_id, shown=laid)
+            return events + (self._gap_questions(knocker, as_laid, frame_id, shown=laid)
                              or self._end_questions(knocker, as_laid, frame_id, shown=laid)
                              or self._end_questions(opponent, reading, frame_id))
         questions = self._misread_questions(opponent, theirs, reading, frame_id)
