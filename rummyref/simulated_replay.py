@@ -165,8 +165,7 @@ class ReadingLog:
     frame (the discard pile's look, :class:`~rummyref.pipeline.PileWatch`), and which still frames it
     recognizes depends on the tracker (:attr:`~engine.tracker.GinTracker.needs_frames`); so a reading is
     keyed by its frame and by which frames before it were recognized. The file's name carries a digest
-    of the reader's code (``rummyref/pipeline.py`` and the ``vision`` package): a changed reader reads
-    afresh.
+    of the code the readings depend on (:data:`READER_CODE`): a changed reader reads afresh.
 
     >>> from rummyref.pipeline import FrameReading
     >>> class Reader:
@@ -187,7 +186,7 @@ class ReadingLog:
     """
 
     def __init__(self, path: Path) -> None:
-        self.path = Path(path).with_name(f"{Path(path).name}-{_reader_digest()}.pkl")
+        self.path = Path(path).with_name(f"{Path(path).name}-{_code_digest(READER_CODE)}.pkl")
         self.readings: dict[tuple[int, str], Any] = pickle.loads(self.path.read_bytes()) if self.path.exists() else {}
         self.new = 0
 
@@ -224,11 +223,19 @@ class _LoggedReader:
         return reading
 
 
-def _reader_digest() -> str:
-    """A digest of the table reader's code: the pipeline module and the vision package."""
+RECOGNIZER_CODE = ("vision/*.py",)
+"""The code a recognizer's readings of a frame depend on (the tile reader and training apart)."""
+READER_CODE = RECOGNIZER_CODE + ("rummyref/pipeline.py", "rummyref/render_game.py", "vision/synth/**/*.py",
+                                 "engine/simulate.py")
+"""The code the table reader's readings of a simulated hand's frame depend on: the recognizer's, the
+reader's, and what renders the frame."""
+
+
+def _code_digest(patterns: Iterable[str]) -> str:
+    """A digest of the repository's files matching ``patterns``: a recording made by other code is not reused."""
     root = Path(__file__).resolve().parent.parent
     digest = hashlib.blake2b(digest_size=6)
-    for source in [root / "rummyref" / "pipeline.py", *sorted((root / "vision").rglob("*.py"))]:
+    for source in sorted({path for pattern in patterns for path in root.glob(pattern)}):
         digest.update(source.read_bytes())
     return digest.hexdigest()
 
@@ -276,7 +283,8 @@ class RecordedRecognizer:
     """A recognizer whose readings are kept in a file, keyed by the frame's content: rendering is
     deterministic, so replaying the same hands again (to try a change of the table reader or the
     tracker) recognizes only frames it has not read before. The file belongs to one set of models,
-    one learned deck and one design: the caller names it accordingly.
+    one learned deck and one design: the caller names it accordingly; its name carries a digest of the
+    recognizer's code (:data:`RECOGNIZER_CODE`).
 
     >>> class Counting:
     ...     calls = 0
@@ -294,7 +302,8 @@ class RecordedRecognizer:
     """
 
     def __init__(self, recognizer: Any, path: Path) -> None:
-        self.recognizer, self.path = recognizer, Path(path)
+        self.recognizer = recognizer
+        self.path = Path(path).with_name(f"{Path(path).stem}-{_code_digest(RECOGNIZER_CODE)}{Path(path).suffix}")
         self.readings: dict[str, list] = pickle.loads(self.path.read_bytes()) if self.path.exists() else {}
         self.new = 0
 
