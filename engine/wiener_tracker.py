@@ -134,6 +134,26 @@ class WienerTracker(GinTracker):
         """
         return self._play_options if self.phase == "play" else self._layout_options
 
+    def update(self, frame_id: int, sightings: Sequence[Sighting], still: bool) -> list[Event]:
+        """As :meth:`GinTracker.update`; a joker read on the stock is its back: the stock lies face down
+        (001), and some decks' backs read as a joker. The misread is learned as if the players had named
+        it (:attr:`misread`), so a joker read on the discard pile, where a knock lays a face-down card,
+        is asked about; the stock is not asked about again after every draw.
+
+        >>> from engine.zones import default_zones
+        >>> zones = default_zones("wiener", players=2)
+        >>> t = WienerTracker(("Ann", "Ben"), dealer="Ben", zones=zones, options=TrackerOptions(window=1, quorum=1))
+        >>> t.update(1, [Sighting("JK", 0.45, *zones.named("stock").centre, "stock")], still=True), t.misread
+        ([], (('JK', 'BACK'),))
+        """
+        stock = self.zones.of_kind("stock")
+        if still and stock is not None and any((s.zone, s.code) == (stock.name, str(JOKER)) for s in sightings):
+            sightings = [replace(s, code=BACK, candidates=()) if (s.zone, s.code) == (stock.name, str(JOKER)) else s
+                         for s in sightings]
+            if (str(JOKER), BACK) not in self.misread:
+                self.misread += ((str(JOKER), BACK),)
+        return super().update(frame_id, sightings, still)
+
     # --- two decks: copies of a card told apart by place ----------------------------------------
 
     def _votes(self) -> dict[tuple[str, str], list[Sighting]]:
@@ -142,7 +162,7 @@ class WienerTracker(GinTracker):
         (Split by confidence per frame instead, the two copies' readings would mix and their median
         place would lie between them, breaking the melds they belong to.) Two places of a code closer
         than :data:`NAMED_APART_CM`, one of them named so by the players (or confirmed as read), are one card
-        (:func:`_named_twice`)."""
+        (:func:`_named_twice`). The stock is one place: its back read at two places is not two cards."""
         readings: dict[tuple[str, str], list[tuple[int, Sighting, bool]]] = defaultdict(list)
         for index, (_, sightings) in enumerate(self._window):
             for raw in sightings:
@@ -160,6 +180,8 @@ class WienerTracker(GinTracker):
                     places.append(place := [])
                 place.append((index, s, named))
             places = _named_twice(places)
+            if self.zones.named(zone).kind == "stock":
+                places = [[r for place in places for r in place]]  # one face-down pile, however its back is read
             places.sort(key=lambda p: (-len({i for i, _, _ in p}), p[0][1].x, p[0][1].y))
             for copy, place in enumerate(places):
                 best: dict[int, Sighting] = {}
