@@ -7,6 +7,7 @@ overall and for the training designs as a comparison.
 
     python benchmarks/eval_synth.py [--scenes 100] [--seed 5] [--designs heldout] [--design NAME] [--model-dir DIR ...]
                                     [--clutter 0.45] [--back-decoys 0.2] [--printed-matter 0] [--no-confirm-backs]
+                                    [--card-scale]
 
 Readings below ``--min-confidence`` (default 0.5, as ``rummyref recognize``) are dropped.
 A last line per group counts face-down cards (``BACK``): scenes where one was
@@ -27,6 +28,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections import Counter
+from itertools import product
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -51,6 +53,9 @@ def main() -> int:
                         help="chance of rugs, book covers and illustrations under the cards (SceneParams.printed_matter)")
     parser.add_argument("--no-confirm-backs", action="store_true",
                         help="report face-down cards wherever the detector finds one (RecognizerOptions.confirm_backs off)")
+    parser.add_argument("--card-scale", action="store_true",
+                        help="also score each model with the scene's card size known, as the table reader knows a "
+                             "calibrated table's (no indices further apart than a card's diagonal paired as one card)")
     args = parser.parse_args()
 
     from dataclasses import replace
@@ -76,9 +81,11 @@ def main() -> int:
         names = {"heldout": ", ".join(HELDOUT_DESIGNS), "train": "training designs + procedural decks"}.get(
             group, ", ".join(args.design or ()))
         print(f"{group} designs ({names}): {args.scenes} scenes, overlap 0.9, 12-32 cards")
-        for model, recognizer in recognizers.items():
+        for (model, recognizer), card_scale in product(recognizers.items(), (False, True) if args.card_scale else (False,)):
             strays: list[int] = []
-            score, details = evaluate(recognizer, scenes, strays)
+            score, details = evaluate(recognizer, scenes, strays, card_scale)
+            if card_scale:
+                model += " knowing the card size"
             confusions: Counter = Counter()
             for predicted, truth in details:
                 for code in set(predicted) - truth.present:

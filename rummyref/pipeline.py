@@ -90,6 +90,8 @@ indices show; without this its position would lie a third of a card off, splitti
 
 DIAGONAL_CM = (2 * INDEX_TO_CENTRE_CM[0], 2 * INDEX_TO_CENTRE_CM[1])
 """From a card's upper-left index to its lower-right one."""
+CARD_DIAGONAL_CM = math.hypot(CARD_WIDTH_CM, CARD_HEIGHT_CM)
+"""A card's two indices lie closer together than this (the recognizer pairs no indices further apart)."""
 PAIR_TOLERANCE_CM = 1.2
 
 
@@ -268,8 +270,9 @@ class TableReader:
             return FrameReading(frame_id, (), (), False, report.state)
         if not wanted:
             return FrameReading(frame_id, (), (), True, report.state, recognized=False)
-        observations = off_markers(self.recognizer.recognize(image), report.calibration,
-                                   (self.zones.width, self.zones.height))
+        calibration = report.calibration
+        observations = off_markers(self.recognizer.recognize(image, lambda point: calibration.image_length(point, CARD_DIAGONAL_CM)),
+                                   calibration, (self.zones.width, self.zones.height))
         self.recognized += 1
         from vision.presence import table_view
 

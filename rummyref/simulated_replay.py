@@ -288,7 +288,7 @@ class RecordedRecognizer:
 
     >>> class Counting:
     ...     calls = 0
-    ...     def recognize(self, frame):
+    ...     def recognize(self, frame, card_diagonal=None):
     ...         Counting.calls += 1
     ...         return [frame.shape]
     >>> import tempfile
@@ -307,10 +307,10 @@ class RecordedRecognizer:
         self.readings: dict[str, list] = pickle.loads(self.path.read_bytes()) if self.path.exists() else {}
         self.new = 0
 
-    def recognize(self, frame: np.ndarray) -> list:
+    def recognize(self, frame: np.ndarray, card_diagonal: Any = None) -> list:
         key = hashlib.blake2b(frame.tobytes(), digest_size=16).hexdigest()
         if key not in self.readings:
-            self.readings[key] = self.recognizer.recognize(frame)
+            self.readings[key] = self.recognizer.recognize(frame, card_diagonal)
             self.new += 1
         return list(self.readings[key])
 

@@ -5,6 +5,7 @@ import math
 import numpy as np
 import pytest
 
+from vision.calibration import Calibration
 from vision.decks import DeckProfile
 from vision.evaluation import LabelsError, load_labels, score_image, total
 from vision.learn_deck import LAYOUT_ORDER, fit_head, shipped_head
@@ -79,6 +80,20 @@ def test_same_code_far_apart_stays_two_cards():
     # Two decks in play: two 7D that cannot be one card.
     observations = merge_corners([reading("7D", 100, 100, 0.0), reading("7D", 900, 600, math.pi)])
     assert [o.card for o in observations] == ["7D", "7D"]
+
+
+def test_two_copies_of_a_card_further_apart_than_a_card_are_two_cards_in_a_calibrated_frame():
+    # Wiener seed 6 (two decks): two 2S with large indices (25 px) lie 19.6 cm apart on a table seen at
+    # 12 px/cm: 9.4 index heights pass the index-height bound, but no card is longer than 10.8 cm.
+    table = Calibration.from_corners([(160, 0), (1120, 0), (1120, 720), (160, 720)], 80, 60)
+    card_diagonal = lambda point: table.image_length(point, math.hypot(6.3, 8.8))  # noqa: E731
+    upper, lower = reading("2S", 300, 200, 0.0, 0.9, size=25.0), reading("2S", 300 + 130, 200 + 196, math.pi, 0.8, size=25.0)
+    assert [len(o.corners) for o in merge_corners([upper, lower])] == [2]  # paired without the frame's scale
+    observations = merge_corners([upper, lower], card_diagonal)
+    assert sorted(o.corners for o in observations) == [((300, 200),), ((430, 396),)]
+    # One card's two indices (5.2 x 6.3 cm apart) are still paired.
+    near = reading("2S", 300 + 62, 200 + 76, math.pi, 0.8, size=25.0)
+    assert [len(o.corners) for o in merge_corners([upper, near], card_diagonal)] == [2]
 
 
 def test_one_index_read_twice_a_little_apart_is_one_reading_but_a_neighbour_stays():

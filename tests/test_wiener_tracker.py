@@ -4,6 +4,7 @@ from dataclasses import replace
 
 import pytest
 
+from engine.simulate import feed
 from engine.simulate_wiener import simulate_wiener, track_wiener
 from engine.tracker import Sighting, TrackerError, TrackerOptions
 from engine.wiener_tracker import NOTHING_MOVED, WienerTracker
@@ -26,7 +27,7 @@ def test_without_answers_a_round_ends_with_the_true_penalties_or_without_a_resul
         end = [e for e in committed if e.kind == "hand_end"]
         assert all(e.penalties in (None, game.penalties) for e in end), f"seed {seed}"
         settled += bool(end) and end[-1].penalties == game.penalties
-    assert settled >= 2
+    assert settled >= 1  # from the knock on, readings below 0.9 are asked about (LAYOUT_CONFIDENCE)
 
 
 @pytest.mark.parametrize("seed, asked, answer, committed", [
@@ -313,18 +314,42 @@ def test_one_joker_read_weakly_at_two_nearby_places_and_confirmed_twice_is_one_c
     assert events[-1].kind == "hand_end" and not events[-1].needs_confirmation and events[-1].penalties[0] == 5
 
 
-def test_a_back_the_players_named_once_for_a_joker_reading_makes_a_joker_on_the_pile_a_question():
+def test_a_joker_read_on_the_stock_makes_a_joker_on_the_pile_a_question_and_is_not_asked_about():
     """Seed 2 rendered with the learned deck: the deck's back reads as a joker, weakly on the stock and
-    surely (0.97) on the knocker's face-down card. Once the players said the stock's "joker" is a back,
-    a joker read on the pile may be a knock: asked, never committed as a discarded joker."""
+    surely (0.97) on the knocker's face-down card. The stock lies face down, so its "joker" is a back
+    (rendered seed 1 asked about it after every draw, 10 times); and a joker read on the pile may be a
+    knock: asked, never committed as a discarded joker."""
     t = _tracker()
     _pile_of_qs_then_10c(t)
     stock = ZONES.named("stock").centre
     table = [Sighting("JK", 0.45, *stock, "stock"), Sighting("JK", 0.97, *PILE, "discard")]
     asked = t.update(3, table, still=True)
-    assert [(e.kind, e.zone, e.candidates) for e in asked] == [("reading", "stock", ("JK", "BACK"))]
-    pile_question = t.confirm(asked[0].seq, "BACK")
-    assert [(e.kind, e.zone, e.needs_confirmation) for e in pile_question] == [("reading", "discard", True)]
-    assert "BACK" in pile_question[0].candidates
-    assert _said(t.confirm(pile_question[0].seq, "BACK")) == ["#6 stock_draw Cleo (stock 63) (inferred)",
-                                                              "#7 knock Cleo (stock 63)"]
+    assert [(e.kind, e.zone, e.needs_confirmation) for e in asked] == [("reading", "discard", True)]
+    assert "BACK" in asked[0].candidates
+    assert _said(t.confirm(asked[0].seq, "BACK")) == ["#5 stock_draw Cleo (stock 63) (inferred)",
+                                                      "#6 knock Cleo (stock 63)"]
+
+
+def test_a_layout_card_read_below_the_layout_confidence_is_asked_about_before_it_decides_the_penalties():
+    """Rendered seed 10 with the learned deck: Dan's 9S read as 9C at 0.89 in every frame (sure at the
+    play's 0.8) made his 24 penalty points 45, committed. From the knock on, 0.89 is asked about."""
+    game = simulate_wiener(10, players=4)
+    knock = game.frames[game.knock_action()].frame_id
+    misread = [replace(frame, sightings=tuple(replace(s, code="9C", confidence=0.89) if (s.zone, s.code) == ("seat3", "9S")
+                                              else s for s in frame.sightings)) if frame.frame_id >= knock else frame
+               for frame in game.frames]
+    committed, asked = feed(WienerTracker(game.players, game.dealer, zones=game.zones), misread, True, limit=100)
+    assert [(q.cards, a) for q, a in asked if q.zone == "seat3" and q.cards == ("9C",)] == [(("9C",), "9S")]
+    assert committed[-1].penalties == game.penalties == (5, 72, 14, 24)
+    committed, _ = feed(WienerTracker(game.players, game.dealer, zones=game.zones, layout_confidence=0.8), misread, True, limit=100)
+    assert committed[-1].penalties == (5, 72, 14, 45)  # the play's bar alone commits the misread
+
+
+def test_the_stocks_back_read_at_two_places_is_one_pile_not_a_card_to_ask_about():
+    """Rendered seed 1: the stock's back read surely at its middle and, weakly, as a joker 2.5 cm off:
+    two places of BACK in the stock, and the weaker was asked about as a second card."""
+    t = _tracker()
+    _pile_of_qs_then_10c(t)
+    x, y = ZONES.named("stock").centre
+    assert t.update(3, [Sighting("BACK", 0.9, x, y, "stock"), Sighting("JK", 0.32, x + 2.5, y, "stock")]
+                    + _on_pile("10C", 1.5), still=True) == []

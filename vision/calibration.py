@@ -86,6 +86,20 @@ class Calibration:
         pts = np.asarray(points, dtype=np.float64).reshape(-1, 1, 2)
         return cv2.perspectiveTransform(pts, np.linalg.inv(self.homography)).reshape(-1, 2)
 
+    def image_length(self, point: Sequence[float], length_cm: float) -> float:
+        """The longest a ``length_cm`` stretch of table looks in the image around the image ``point``,
+        in pixels, whichever way it lies (perspective makes some directions longer than others).
+
+        >>> cal = Calibration.from_corners([(0, 0), (800, 0), (800, 600), (0, 600)], 80, 60)
+        >>> round(cal.image_length((400, 300), 10.8), 1)
+        108.0
+        """
+        centre = self.to_table([point])[0]
+        turns = np.linspace(0.0, np.pi, 8, endpoint=False)
+        half = 0.5 * length_cm * np.stack([np.cos(turns), np.sin(turns)], axis=1)
+        ends = self.to_image(np.concatenate([centre + half, centre - half]))
+        return float(np.max(np.linalg.norm(ends[:len(turns)] - ends[len(turns):], axis=1)))
+
 
 @dataclass(frozen=True)
 class CalibrationReport:

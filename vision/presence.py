@@ -25,6 +25,12 @@ Read nowhere, it is three cards to ask about (a fan's usual step apart):
 
 >>> unread_cards(mask, 5.0, [], (0, 0, 40, 20))
 [(11.2, 8.3), (13.1, 8.3), (15.1, 8.3)]
+
+Its first card read twice 0.3 cm apart (its index and its face) and its last card read, the middle
+one is unread: one card, not a gap cut into 0.3 cm steps:
+
+>>> unread_cards(mask, 5.0, [(11.2, 8.3), (11.5, 8.3), (15.1, 8.3)], (0, 0, 40, 20))
+[(13.3, 8.3)]
 """
 
 from __future__ import annotations
@@ -52,6 +58,9 @@ ROW_CM = 2.5
 """Cards read within this height of each other lie in one row."""
 FAN_STEP_CM = 2.0
 """How far apart fanned cards usually lie, for a fan with too few cards read to tell."""
+MIN_FAN_STEP_CM = 1.2
+"""Fanned cards lie at least this far apart (their indices must show): two cards read closer together
+are one card read twice (its index and its face), not a fan's step."""
 
 
 def table_view(image: np.ndarray, homography: np.ndarray, size_cm: tuple[float, float],
@@ -174,7 +183,7 @@ def _row_gaps(blob: np.ndarray, xs: list[float], y: float, px_per_cm: float,
     while right < len(covered) - 1 and covered[right + 1]:
         right += 1
     half, slack = CARD_WIDTH_CM / 2 * px_per_cm, EDGE_SLACK_CM * px_per_cm
-    steps = [b - a for a, b in zip(px, px[1:]) if b - a <= GAP_CM * px_per_cm]
+    steps = [b - a for a, b in zip(px, px[1:]) if MIN_FAN_STEP_CM * px_per_cm <= b - a <= GAP_CM * px_per_cm]
     step = float(np.median(steps)) if steps else FAN_STEP_CM * px_per_cm
     new = []
     if not px or left < px[0] - half - slack:

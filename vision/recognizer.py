@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import copy
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -42,6 +43,10 @@ RESCALE_TARGET_PX = 18.0
 # height (typical of French-suited decks); used to estimate outlines.
 INDEX_OFFSET_X = 0.085
 INDEX_OFFSET_Y = 0.14
+
+CardDiagonal = Callable[[tuple[float, float]], float]
+"""How long a card's diagonal looks, in pixels, at an image point (from the table's calibration, see
+:meth:`vision.calibration.Calibration.image_length`): a card's two indices lie closer than that."""
 
 
 @dataclass(frozen=True)
@@ -326,13 +331,15 @@ class Recognizer:
         return probs
 
     # Whole frame ---------------------------------------------------------------
-    def recognize(self, frame: np.ndarray) -> list[CardObservation]:
-        """All cards seen in one BGR frame, most confident first."""
+    def recognize(self, frame: np.ndarray, card_diagonal: CardDiagonal | None = None) -> list[CardObservation]:
+        """All cards seen in one BGR frame, most confident first; with ``card_diagonal`` (how long a
+        card's diagonal looks at an image point, known from the table's calibration) no two indices
+        further apart than that are taken for the two corners of one card."""
         if not isinstance(frame, np.ndarray) or frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
             raise ValueError("recognize expects a BGR uint8 image of shape (H, W, 3)")
         index_candidates, back_candidates = self.detect(frame)
         readings = self.read_indices(frame, index_candidates)
-        observations = merge_corners(readings)
+        observations = merge_corners(readings, card_diagonal)
         # A face-down card is a reading like any other: as sure as asked, or not reported.
         backs = [back for back in back_candidates if back.heat >= self.options.min_confidence]
         if self.options.confirm_backs:
@@ -385,17 +392,20 @@ MIN_DIAGONAL_ASPECT = 0.45
 MAX_DIAGONAL_ASPECT = 3.0
 MAX_DIAGONAL_INDICES = 10.0
 
-
-def diagonal_partner(a: IndexCandidate, b: IndexCandidate) -> bool:
+def diagonal_partner(a: IndexCandidate, b: IndexCandidate, card_diagonal: CardDiagonal | None = None) -> bool:
     """Could ``b`` be the index at the corner diagonally opposite ``a`` on one card?
 
     The two indices of a card are turned by 180 degrees and, seen from ``a``'s
-    glyphs, ``b`` lies to the lower right at a card's distance.
+    glyphs, ``b`` lies to the lower right at a card's distance: at most
+    :data:`MAX_DIAGONAL_INDICES` index heights (indices are large on some decks,
+    small on others) and, where the frame's ``card_diagonal`` is known, within it.
 
     >>> a = IndexCandidate(10, 10, 0.0, 20, 1.0)
     >>> diagonal_partner(a, IndexCandidate(60, 80, math.pi, 20, 1.0))
     True
     >>> diagonal_partner(a, IndexCandidate(-40, 80, math.pi, 20, 1.0))
+    False
+    >>> diagonal_partner(a, IndexCandidate(60, 80, math.pi, 20, 1.0), card_diagonal=lambda point: 80.0)
     False
     """
     turn = abs((a.angle - b.angle + math.pi) % (2 * math.pi) - math.pi)
@@ -405,8 +415,10 @@ def diagonal_partner(a: IndexCandidate, b: IndexCandidate) -> bool:
     c, s = math.cos(a.angle), math.sin(a.angle)
     right, down = dx * c + dy * s, -dx * s + dy * c
     size = (a.size + b.size) / 2
-    return (right > 0.8 * size and down > 1.2 * size and MIN_DIAGONAL_ASPECT < down / right < MAX_DIAGONAL_ASPECT
-            and math.hypot(dx, dy) < MAX_DIAGONAL_INDICES * size)
+    if not (right > 0.8 * size and down > 1.2 * size and MIN_DIAGONAL_ASPECT < down / right < MAX_DIAGONAL_ASPECT
+            and math.hypot(dx, dy) < MAX_DIAGONAL_INDICES * size):
+        return False
+    return card_diagonal is None or math.hypot(dx, dy) < card_diagonal(((a.x + b.x) / 2, (a.y + b.y) / 2))
 
 
 def card_outline(a: IndexCandidate, b: IndexCandidate) -> tuple[tuple[float, float], ...]:
@@ -424,8 +436,8 @@ def card_outline(a: IndexCandidate, b: IndexCandidate) -> tuple[tuple[float, flo
     return tuple(corners)
 
 
-def merge_corners(readings: list[IndexReading]) -> list[CardObservation]:
-    """One observation per card: two agreeing diagonal readings become one card."""
+def merge_corners(readings: list[IndexReading], card_diagonal: CardDiagonal | None = None) -> list[CardObservation]:
+    """One observation per card: two agreeing diagonal readings become one card (see :func:`diagonal_partner`)."""
     remaining = sorted(readings, key=lambda r: -r.confidence)
     observations = []
     while remaining:
@@ -435,7 +447,7 @@ def merge_corners(readings: list[IndexReading]) -> list[CardObservation]:
             if other.card != first.card:
                 continue
             for upper, lower in ((first, other), (other, first)):
-                if diagonal_partner(upper.candidate, lower.candidate):
+                if diagonal_partner(upper.candidate, lower.candidate, card_diagonal):
                     partner = (upper, lower)
                     break
             if partner:

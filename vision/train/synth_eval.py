@@ -71,13 +71,30 @@ def stray_readings(observations, indices, reach: float = STRAY_REACH) -> list:
             all(math.hypot(x - i.x, y - i.y) > reach * i.size for x, y in o.corners for i in indices)]
 
 
-def evaluate(recognizer, scenes, strays: list[int] | None = None
+def largest_card_diagonal(scene) -> float:
+    """The longest diagonal of a card in ``scene`` in pixels: what a table's calibration tells the
+    recognizer of a frame (no card's two indices lie further apart), here from the rendered cards.
+
+    >>> import numpy as np
+    >>> from vision.synth.scenes import CardAnnotation
+    >>> card = CardAnnotation("AS", "AS", "d", "b", np.array([(0, 0), (60, 0), (60, 80), (0, 80)], float), 1.0)
+    >>> largest_card_diagonal(type("Scene", (), {"cards": [card]})())
+    100.0
+    """
+    return max((float(max(math.dist(c.outline[0], c.outline[2]), math.dist(c.outline[1], c.outline[3])))
+                for c in scene.cards), default=math.inf)
+
+
+def evaluate(recognizer, scenes, strays: list[int] | None = None, card_scale: bool = False
              ) -> tuple[ImageScore, list[tuple[list[str], SceneTruth]]]:
     """Run ``recognizer`` over ``scenes``; overall score and per-scene (predicted, truth).
-    ``strays``, if given, gets each scene's number of :func:`stray_readings` appended."""
+    ``strays``, if given, gets each scene's number of :func:`stray_readings` appended. With
+    ``card_scale`` the recognizer knows each scene's :func:`largest_card_diagonal`, as the table reader
+    knows a calibrated table's."""
     scores, details = [], []
     for scene in scenes:
-        observations = recognizer.recognize(scene.image)
+        diagonal = largest_card_diagonal(scene)
+        observations = recognizer.recognize(scene.image, (lambda point: diagonal) if card_scale else None)
         predicted = [o.card for o in observations]
         truth = scene_truth(scene)
         scores.append(score_scene(predicted, truth))
