@@ -113,14 +113,13 @@ def blurred_and_faded(rng: np.random.Generator, image: np.ndarray) -> np.ndarray
     return np.clip(out, 0, 255).astype(np.uint8)
 
 
-def _render_one(job: tuple[int, int, float]):
-    """Render scene ``number`` of a seed and cut its training samples (runs in a worker); a
-    share ``hard`` of the scenes has small tiles, narrow digits and a blurred, faded photo
-    (:func:`blurred_and_faded`). Which ones is drawn apart, so ``hard=0`` renders the tables
-    of before."""
+def training_scene(seed: int, number: int, hard_share: float = 0.0):
+    """Training table ``number`` of a seed (every 4th a portrait); a share ``hard_share`` of
+    the tables has small tiles, narrow digits and a blurred, faded photo (:func:`blurred_and_faded`).
+    Which ones is drawn apart from the table itself, so ``hard_share=0`` renders the tables of
+    before. Returns the scene and the generator to cut its patches with."""
     from vision.synth.tiles import TileSceneParams, render_tile_scene
 
-    seed, number, hard_share = job
     rng = np.random.default_rng([seed, number])
     hard_rng = np.random.default_rng([seed, number, 1])
     hard = hard_rng.random() < hard_share
@@ -130,8 +129,13 @@ def _render_one(job: tuple[int, int, float]):
     scene = render_tile_scene(rng, TileSceneParams(**size))
     if hard:
         scene = replace(scene, image=blurred_and_faded(hard_rng, scene.image))
-    patches, classes = classifier_samples(scene, rng)
-    return patches, classes
+    return scene, rng
+
+
+def _render_one(job: tuple[int, int, float]):
+    """Render one training table and cut its samples (runs in a worker)."""
+    scene, rng = training_scene(*job)
+    return classifier_samples(scene, rng)
 
 
 def render_training_data(seed: int, scenes: int, workers: int, progress,
@@ -164,7 +168,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--init", type=Path, metavar="DIR",
                         help="fine-tune DIR's tiles-classifier.onnx instead of training from scratch (lower learning "
                              "rate, batch-norm statistics frozen)")
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    if not 0 <= args.hard_share <= 1:
+        parser.error(f"--hard-share must be between 0 and 1, got {args.hard_share:g}")
+    return args
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -179,8 +186,6 @@ def main(argv: list[str] | None = None) -> int:
     progress = timed_progress(started)
 
     args.out.mkdir(parents=True, exist_ok=True)
-    if not 0 <= args.hard_share <= 1:
-        raise SystemExit(f"--hard-share must be between 0 and 1, got {args.hard_share}")
     cache = args.out / f"tiles-patches-{args.seed}-{args.scenes}-{args.hard_share:g}.npz"
     if args.keep_patches and cache.is_file():
         with np.load(cache) as stored:
