@@ -7,7 +7,7 @@ import pytest
 
 from vision.synth.tiles import TileSceneParams, render_tile_scene
 from vision.tiles.labels import NONE_CLASS, UPSIDE_CLASS, class_of
-from vision.train.tiles import (EXTRA_CUTS, HARD_TILE_HEIGHT, blurred_and_faded, classifier_samples, parse_args,
+from vision.train.tiles import (CONFUSION_CUTS, EXTRA_CUTS, HARD_TILE_HEIGHT, blurred_and_faded, classifier_samples, parse_args,
                                 training_scene)
 
 CLEAN = dict(effects=0.0, tilt=0.0, hands=0.0, light_tables=False, scattered=(0, 0))
@@ -17,11 +17,11 @@ def test_confused_numbers_get_more_upright_cuts_than_the_others():
     rows = [["R5", "R6", "R7"], ["B2", "B3", "B4"]]
     scene = render_tile_scene(np.random.default_rng(3), TileSceneParams(palette="rummikub", rows=(2, 2), **CLEAN), rows)
     assert len(scene.rows) == 2 and all(t.visible >= 0.85 for t in scene.tiles)
-    _, classes = classifier_samples(scene, np.random.default_rng(0))
-    counts = {code: int((classes == class_of(code)).sum()) for row in rows for code in row}
-    assert counts == {code: 2 + EXTRA_CUTS.get(int(code[1:]), 0) for code in counts}
-    assert counts["R5"] == 4 and counts["R7"] == 2 and counts["B2"] == 3
-    assert int((classes == UPSIDE_CLASS).sum()) == 6 and (classes == NONE_CLASS).any()
+    for extra_cuts, expected in ((EXTRA_CUTS, {"R5": 3, "R6": 3, "R7": 2, "B2": 2, "B3": 2, "B4": 3}),
+                                 (CONFUSION_CUTS, {"R5": 4, "R6": 4, "R7": 2, "B2": 3, "B3": 2, "B4": 3})):
+        _, classes = classifier_samples(scene, np.random.default_rng(0), extra_cuts=extra_cuts)
+        assert {code: int((classes == class_of(code)).sum()) for row in rows for code in row} == expected
+        assert int((classes == UPSIDE_CLASS).sum()) == 6 and (classes == NONE_CLASS).any()
 
 
 def edge_strength(image: np.ndarray) -> float:
@@ -50,7 +50,7 @@ def test_hard_training_tables_have_small_tiles_and_share_zero_renders_the_tables
 
 
 def test_the_hard_share_must_be_a_share(capsys):
-    assert parse_args([]).hard_share == 0.4
+    assert parse_args([]).hard_share == 0.0 and not parse_args([]).weigh_confusions
     with pytest.raises(SystemExit):
         parse_args(["--hard-share", "1.5"])
     assert "--hard-share must be between 0 and 1, got 1.5" in capsys.readouterr().err
