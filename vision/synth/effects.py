@@ -12,6 +12,8 @@ applies a random selection of them and returns uint8.
 
 from __future__ import annotations
 
+import math
+
 import cv2
 import numpy as np
 
@@ -52,8 +54,25 @@ def defocus(rng: np.random.Generator, image: np.ndarray) -> np.ndarray:
     return cv2.GaussianBlur(image, (0, 0), sigma)
 
 
-def motion_blur(rng: np.random.Generator, image: np.ndarray) -> np.ndarray:
-    length = int(rng.integers(3, 10) * max(1.0, max(image.shape[:2]) / 1280))
+def lens_defocus(rng: np.random.Generator, image: np.ndarray, radius: tuple[float, float] = (1.0, 2.5)) -> np.ndarray:
+    """A lens out of focus: a disc kernel (a Gaussian blur keeps strokes crisper than a real
+    defocus does), its radius in pixels drawn from ``radius``.
+
+    >>> dot = np.zeros((9, 9), np.float32); dot[4, 4] = 1
+    >>> spread = lens_defocus(np.random.default_rng(0), dot, (2.0, 2.0))
+    >>> round(float(spread.sum()), 3), bool(spread[4, 2] > 0), float(spread[4, 0])
+    (1.0, True, 0.0)
+    """
+    r = float(rng.uniform(*radius))
+    size = 2 * math.ceil(r) + 1
+    ys, xs = np.mgrid[:size, :size] - size // 2
+    kernel = np.clip(r + 0.5 - np.hypot(xs, ys), 0, 1).astype(np.float32)
+    return cv2.filter2D(image, -1, kernel / kernel.sum())
+
+
+def motion_blur(rng: np.random.Generator, image: np.ndarray, length: tuple[int, int] = (3, 10)) -> np.ndarray:
+    """A shaken camera: a streak ``length`` px long (at 1280 px; the high end excluded) at any angle."""
+    length = int(rng.integers(*length) * max(1.0, max(image.shape[:2]) / 1280))
     kernel = np.zeros((length, length), np.float32)
     kernel[length // 2, :] = 1.0 / length
     rotation = cv2.getRotationMatrix2D(((length - 1) / 2, (length - 1) / 2), rng.uniform(0, 180), 1.0)

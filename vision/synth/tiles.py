@@ -161,10 +161,10 @@ class TileStyle:
 
     @classmethod
     def random(cls, rng: np.random.Generator, palette: str, fonts: tuple[str, ...],
-               vary_glyphs: bool = False) -> "TileStyle":
-        """A random set; ``vary_glyphs`` also stretches, slants and thins its digits (training
-        sets: more digit shapes than the fonts have; evaluation sets draw the fonts as they are,
-        and draw the same random numbers as before these were added)."""
+               vary_glyphs: bool = False, stretch: tuple[float, float] = (0.72, 1.2)) -> "TileStyle":
+        """A random set; ``vary_glyphs`` also stretches (within ``stretch``), slants and thins its
+        digits (training sets: more digit shapes than the fonts have; evaluation sets draw the
+        fonts as they are, and draw the same random numbers as before these were added)."""
         cue = str(rng.choice(["underline", "dot", "none"], p=[0.6, 0.3, 0.1]))
         style = cls(
             palette=palette, font=str(fonts[rng.integers(len(fonts))]),
@@ -176,7 +176,7 @@ class TileStyle:
         if not vary_glyphs:
             return style
         thin = int(rng.integers(1, 4)) if style.bold == 0 and rng.random() < 0.3 else 0
-        return replace(style, stretch=float(rng.uniform(0.72, 1.2)) if rng.random() < 0.6 else 1.0,
+        return replace(style, stretch=float(rng.uniform(*stretch)) if rng.random() < 0.6 else 1.0,
                        slant=float(rng.uniform(-0.1, 0.25)) if rng.random() < 0.35 else 0.0, thin=thin)
 
 
@@ -292,6 +292,8 @@ class TileSceneParams:
     light_tables: bool = True
     """False: only tables that stand out from the faces (darker, or clearly coloured); the
     reader's outline finder needs that (see :mod:`vision.tiles.outlines`)."""
+    glyph_stretch: tuple[float, float] = (0.72, 1.2)
+    """The range training sets' digits are condensed or extended in (``fonts="train"`` only)."""
 
     def __post_init__(self) -> None:
         if self.palette != "any" and self.palette not in PALETTES:
@@ -500,7 +502,8 @@ def render_tile_scene(rng: np.random.Generator, params: TileSceneParams | None =
     params = params or TileSceneParams()
     name = params.palette if params.palette != "any" else list(PALETTES)[rng.integers(len(PALETTES))]
     palette = PALETTES[name]
-    style = TileStyle.random(rng, name, tile_fonts(params.fonts), vary_glyphs=params.fonts == "train")
+    style = TileStyle.random(rng, name, tile_fonts(params.fonts), vary_glyphs=params.fonts == "train",
+                             stretch=params.glyph_stretch)
     tile_h = float(rng.uniform(*params.tile_height))
     tiles, laid = _layout(rng, params, palette, tile_h, style.aspect, rows)
     return _photograph(rng, params, style, tiles, laid, tile_h)
