@@ -353,3 +353,14 @@ def test_the_stocks_back_read_at_two_places_is_one_pile_not_a_card_to_ask_about(
     x, y = ZONES.named("stock").centre
     assert t.update(3, [Sighting("BACK", 0.9, x, y, "stock"), Sighting("JK", 0.32, x + 2.5, y, "stock")]
                     + _on_pile("10C", 1.5), still=True) == []
+
+
+def test_the_knockers_face_down_card_read_as_a_joker_is_no_third_joker():
+    """Rendered seed 3: after the knock the face-down card on the pile read as a joker, and with two
+    jokers laid out each joker of the layouts was asked about as a third copy."""
+    t = _knocked_by_ann()
+    ann = _ann_lays(["4D 5D JK 7D 8D", "6C JK 8C"], ["2H", "3S"])
+    pile_joker = [Sighting("JK", 0.9, *TABLE.named("discard").centre, "discard")]
+    events = t.update(2, pile_joker + ann + _others(), still=True)
+    assert [e.kind for e in events if e.needs_confirmation] == []
+    assert events[-1].kind == "hand_end" and events[-1].penalties[0] == 5
