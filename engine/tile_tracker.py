@@ -102,11 +102,14 @@ class TileSighting:
 @dataclass(frozen=True)
 class TileDoubt:
     """A sign in one frame's reading that a tile may be missed or misread (``why``), at a place of the
-    table (cm), or somewhere unknown (``x``, ``y`` None: a hand over the table)."""
+    table (cm), or somewhere unknown (``x``, ``y`` None: a hand over the table). The tracker's own
+    doubts name the ``tile`` they are about: one of the table before that is not read at its place
+    now, or one read in some still frames where the settled table has none."""
 
     why: str
     x: float | None = None
     y: float | None = None
+    tile: str | None = None
 
     @property
     def place(self) -> tuple[float, float] | None:
@@ -151,6 +154,13 @@ class TileEvent:
     position: tuple[float, float] | None = None
     detail: str = ""
     read: str | None = None
+
+    @property
+    def any_tile(self) -> bool:
+        """Whether any tile of the set answers this question besides its ``candidates`` (the dashboard's
+        tile picker): a question about one place, where the tile lying there may be one that neither
+        the reading nor its row suggests."""
+        return self.kind in ("reading", "doubt") and self.position is not None
 
     def key(self) -> tuple:
         """What the event says about the game, to compare with the truth."""
@@ -272,7 +282,13 @@ class TileTracker:
             return []
         self._now = self._settled()
         self._period = Counter(t.code for t in self._now) if self._now is not None else None
-        return self._doubt_questions(self._now, self._frame_id) if self._now is not None else []
+        if self._now is None:
+            return []
+        own = self._own_doubts(self._now)
+        for open_seq, doubt in list(self._open.items()):    # the answer may have settled the tracker's own doubts
+            if doubt.tile is not None and doubt not in own:
+                del self._open[open_seq]
+        return self._doubt_questions(self._now, self._frame_id)
 
     def end_turn(self, frame_id: int) -> list[TileEvent]:
         """The player to move ends the turn (button or timer): commit it, checked by the engine."""
@@ -352,14 +368,21 @@ class TileTracker:
         return sorted(code for code in missing if any(count[code] > now[code] for count in seen))
 
     def _glimpsed_elsewhere(self) -> list[str]:
-        """Tiles read in a frame of the window where the settled table has none (code at table cm): a
-        tile whose readings were dropped in most frames settles as absent, and the next turn would
-        count it as played. A misread lies where a tile is, so it does not count: a reading within
-        :data:`STRAY_REACH` of a tile's size from a settled tile is one of that tile."""
+        """The stray readings of the window (:meth:`_strays`) as code at table cm."""
+        return sorted({f"{s.code} at ({s.x:.0f}, {s.y:.0f})" for s in self._strays(self._now)})
+
+    def _strays(self, settled: list[_Tile]) -> list[TileSighting]:
+        """Tiles read in a frame of the window where the settled table has none: a tile whose readings
+        were dropped in most frames settles as absent, and the next turn would count it as played. A
+        misread lies where a tile is, so it does not count: a reading within :data:`STRAY_REACH` of a
+        tile's size from a settled tile is one of that tile. One reading per code and place."""
         width, height = self.options.tile_cm
-        stray = {f"{s.code} at ({s.x:.0f}, {s.y:.0f})" for frame in self._window for s in frame
-                 if all(math.hypot((s.x - t.x) / width, (s.y - t.y) / height) > STRAY_REACH for t in self._now)}
-        return sorted(stray)
+        found: dict[tuple[str, int, int], TileSighting] = {}
+        for frame in self._window:
+            for s in frame:
+                if all(math.hypot((s.x - t.x) / width, (s.y - t.y) / height) > STRAY_REACH for t in settled):
+                    found.setdefault((s.code, round(s.x), round(s.y)), s)
+        return list(found.values())
 
     def _lacks(self, tiles: list[_Tile]) -> bool:
         """Whether ``tiles`` miss any tile of the reference table."""
@@ -419,22 +442,25 @@ class TileTracker:
     # --- the reader's doubts ------------------------------------------------------------------
 
     def _doubt_questions(self, settled: list[_Tile], frame_id: int) -> list[TileEvent]:
-        """A question for each doubt of the window's frames at a place not yet asked or answered; one
-        about the whole table once every place is answered (the table it shows is then the corrected one)."""
+        """A question for each doubt of the window's frames and of the tracker's own (:meth:`_own_doubts`)
+        at a place not yet asked or answered; one about the whole table once every place is answered
+        (the table it shows is then the corrected one)."""
         if self._as_read:
             return []
         events = []
         asked = list(self._open.values())
-        for doubt in sorted((d for _, doubts in self._frames for d in doubts), key=lambda d: d.place is None):
+        doubts = [d for _, doubts in self._frames for d in doubts] + self._own_doubts(settled)
+        for doubt in sorted(doubts, key=lambda d: d.place is None):
             place = doubt.place
             if place is None:
                 if asked:
                     continue
-            elif any(self._same_place(place, p) for p in self._answered_places()) or any(
+            elif any(self._same_place(place, p) for p in self._answered_places(earlier=doubt.tile is None)) or any(
                     d.place and self._same_place(place, d.place) for d in asked):
                 continue
             here = self._tile_at(settled, place)
-            choices = self._fitting(settled, place, here) + ([NO_TILE] if place else []) + [AS_READ, NOT_AS_READ]
+            choices = self._fitting(settled, place, here, doubts, doubt.tile) + ([NO_TILE] if place else []) + [
+                AS_READ, NOT_AS_READ]
             event = self._emit("doubt", frame_id, needs_confirmation=True, candidates=tuple(choices),
                                position=place and (round(place[0], 1), round(place[1], 1)),
                                groups=tuple(map(tuple, self._groups(settled))), detail=doubt.why,
@@ -444,27 +470,45 @@ class TileTracker:
             events.append(event)
         return events
 
-    def _answered_places(self) -> list[tuple[float, float]]:
+    def _own_doubts(self, settled: list[_Tile]) -> list[TileDoubt]:
+        """The tracker's doubts about the settled table, each at its place: a tile of the table before
+        that is not read there now (missed by the reader, or taken away: an illegal turn), and a tile
+        read in some still frames where the settled table has none (laid there and dropped from most
+        readings, or a misreading of the bare table). Unasked, either decides the turn on the reader's
+        word alone. None while the table before is unknown (the turn is asked anyway)."""
+        if self._unsure:
+            return []
+        missing = Counter(t.code for t in self.table) - Counter(t.code for t in settled)
+        unsure = [(p.x, p.y) for p in self._pending.values()]   # asked already: which tile is read there
+        doubts = [TileDoubt(f"{t.code} lay here at the end of the last turn and is not read now", t.x, t.y, t.code)
+                  for t in self.table if missing[t.code]
+                  and not any(s.code == t.code and self._near((s.x, s.y), (t.x, t.y)) for s in settled)
+                  and not any(self._near(p, (t.x, t.y)) for p in unsure)]
+        return doubts + [TileDoubt(f"{s.code} is read here in some still frames and not in others", s.x, s.y, s.code)
+                         for s in self._strays(settled)]
+
+    def _answered_places(self, earlier: bool = True) -> list[tuple[float, float]]:
         """Places a doubt is no longer asked about: answered this still period, or where an answer put
-        a tile the reader missed (it holds while that tile lies on the table, where the reader doubts
-        the place again: :meth:`_corrected`)."""
-        return self._settled_places + [(x, y) for x, y, *_ in self._added]
+        a tile the reader missed (this turn, or with ``earlier`` an earlier one: it holds while that
+        tile lies on the table, where the reader doubts the place again: :meth:`_corrected`)."""
+        return self._settled_places + [(x, y) for x, y, _, turn in self._added if earlier or turn == self.turn]
 
     def _tile_at(self, tiles: list[_Tile], place: tuple[float, float] | None) -> _Tile | None:
         """The tile read nearest ``place`` if it is the tile at that place."""
         near = [t for t in tiles if place and self._near((t.x, t.y), place)]
         return min(near, key=lambda t: math.dist((t.x, t.y), place), default=None)
 
-    def _fitting(self, tiles: list[_Tile], place: tuple[float, float] | None, here: _Tile | None) -> list[str]:
-        """What may lie at ``place``: the tile read there first, then the tiles that make its row a
-        group or run with the tile there (:func:`engine.tiles.fitting_tiles`), at most
-        :data:`DOUBT_TILES`. The other places of the window's doubts where no tile was read count as
+    def _fitting(self, tiles: list[_Tile], place: tuple[float, float] | None, here: _Tile | None,
+                 doubts: Sequence[TileDoubt], named: str | None = None) -> list[str]:
+        """What may lie at ``place``: the tile read there first, the tile the doubt ``named``, then the
+        tiles that make its row a group or run with the tile there (:func:`engine.tiles.fitting_tiles`),
+        at most :data:`DOUBT_TILES`. The other places of ``doubts`` where no tile was read count as
         tiles of the row that may be anything (jokers): two tiles missed side by side still have a row."""
         if place is None:
             return []
         probe = here or _Tile("?", place[0], place[1], 0.0)
         unknown: list[_Tile] = []
-        for other in (d.place for _, doubts in self._frames for d in doubts):
+        for other in (d.place for d in doubts):
             if other and not any(self._same_place(other, p) for p in [place] + [(u.x, u.y) for u in unknown]) \
                     and self._tile_at(tiles, other) is None:
                 unknown.append(_Tile("JK", *other, 0.0))
@@ -473,7 +517,8 @@ class TileTracker:
         at = row.index(probe)
         left, right = ([parse_tile(t.code) for t in part] for part in (row[:at], row[at + 1:]))
         fitting = fitting_tiles(left, right, self.rules) if left or right else []
-        return list(dict.fromkeys(([here.code] if here else []) + fitting))[:DOUBT_TILES]
+        first = ([here.code] if here else []) + ([named] if named else [])
+        return list(dict.fromkeys(first + fitting))[:DOUBT_TILES]
 
     def _settle_doubt(self, doubt: TileDoubt, answer: str) -> None:
         if answer == AS_READ:
@@ -487,7 +532,11 @@ class TileTracker:
         here = self._tile_at(self._now or [], place)
         if here is not None:
             self._overrides.append((here.x, here.y, here.code, code))
-        elif code is not None:
+            self._settled_places.append(place)
+            return
+        if doubt.tile is not None:      # the readings of the tile named there in some frames: renamed or dropped
+            self._overrides.append((place[0], place[1], doubt.tile, code))
+        if code is not None:
             self._added.append((place[0], place[1], code, self.turn))
         self._settled_places.append(place)
 

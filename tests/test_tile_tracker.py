@@ -59,9 +59,45 @@ def test_tiles_taken_from_the_table_make_an_illegal_turn():
     run = [TileSighting(c, 0.95, 10 + 3 * i, 20) for i, c in enumerate(["B10", "B11", "B12", "B13"])]
     t.update(1, run, still=True)
     assert t.end_turn(1)[0].legal
-    t.update(2, run[:3], still=True)  # Ben takes B13 back to his rack
+    # Ben takes B13 back to his rack: a tile gone from the table may be one the reader missed, so its place
+    # is asked before the engine judges the turn on it
+    [question] = t.update(2, run[:3], still=True)
+    assert question.kind == "doubt" and question.position == (19.0, 20.0) and question.candidates[0] == "B13"
+    assert "B13 lay here" in question.detail
+    t.confirm(question.seq, NO_TILE)
     event = t.end_turn(2)[0]
     assert not event.legal and "B13 was on the table and is missing" in event.violations[0]
+
+
+def test_a_tile_of_the_table_not_read_now_is_asked_at_its_place_and_named_by_the_players():
+    """Seed 1 rendered: the reader lost a row laid earlier (JK R12 Y12) on a textured table, with no
+    doubt of its own there; the table as read was not the table, so the players could only answer
+    "none of these" and the draw stayed a question."""
+    t = TileTracker(("Ann", "Ben"), options=TileTrackerOptions(window=1, quorum=1))
+    t.update(1, sightings(["JK", "R12", "Y12", "B12"]), still=True)
+    assert t.end_turn(1)[0].legal
+    questions = t.update(2, [], still=True, doubts=[TileDoubt("the blob at (278, 27) cut into 3 tile(s)")])
+    assert [(q.position, q.candidates[0]) for q in questions] == [
+        ((10.0, 20.0), "JK"), ((13.0, 20.0), "R12"), ((16.0, 20.0), "Y12"), ((19.0, 20.0), "B12")]
+    for question in questions[:-1]:
+        assert t.confirm(question.seq, question.candidates[0]) == []
+    [whole] = t.confirm(questions[-1].seq, "B12")       # every place answered: then the table as a whole
+    assert whole.position is None and whole.groups == (("JK", "R12", "Y12", "B12"),)
+    t.confirm(whole.seq, AS_READ)
+    assert t.end_turn(2)[0].describe() == "#7 draw Ben"
+
+
+def test_a_tile_read_in_one_still_frame_only_is_asked_at_its_place():
+    """Seed 2 rendered: a Y7 read on the bare table in one of three still frames ended the turn as a
+    question no answer could settle."""
+    t = TileTracker(("Ann", "Ben"), options=TileTrackerOptions(window=3, quorum=2))
+    run = sightings(["R10", "R11", "R12", "R13"])
+    stray = TileSighting("Y7", 0.9, 13.0, 41.0)
+    questions = [q for frame, seen in enumerate([run, run + [stray], run], start=1) for q in t.update(frame, seen, True)]
+    [question] = questions
+    assert (question.position, question.candidates[0], question.read) == ((13.0, 41.0), "Y7", None)
+    t.confirm(question.seq, NO_TILE)
+    assert t.end_turn(4)[0].describe() == "#2 turn Ann R10 R11 R12 R13: legal (opening 46)"
 
 
 def test_a_turn_ending_on_a_moving_table_is_a_question():
@@ -110,7 +146,9 @@ def test_tiles_of_an_unread_turn_taken_back_later_are_asked_not_judged_missing()
     t.end_turn(1)
     t.update(2, sightings(["B1", "B2", "B3"]), still=True)
     t.end_turn(2)  # Ben's turn: asked; the table read now (B1 B2 B3) is the reference, tentatively
-    t.update(3, [], still=True)  # Ann's unread turn was illegal (6 points, no opening): its tiles went back
+    # Ann's unread turn was illegal (6 points, no opening): its tiles went back; the players say so at their places
+    for question in t.update(3, [], still=True):
+        t.confirm(question.seq, NO_TILE)
     ann = t.end_turn(3)[0]
     assert ann.needs_confirmation and "may have been taken back" in ann.detail
     t.update(4, sightings(["Y7", "Y8", "Y9", "Y10", "Y11"]), still=True)
@@ -139,8 +177,10 @@ def test_a_tile_of_the_table_seen_in_some_frames_only_is_asked_not_judged_missin
     t.update(7, run, still=False)
     for frame, seen in enumerate([run[:3], run, run[:3], run[:3], run, run[:3]], start=8):
         t.update(frame, seen, still=True)  # R13 dropped from 4 of 6 readings: the window settles without it
+    [question] = t.events[-1:]  # asked at R13's place; unanswered, the turn stays a question
+    assert question.kind == "doubt" and question.position == (19.0, 20.0) and question.candidates[0] == "R13"
     event = t.end_turn(13)[0]
-    assert event.needs_confirmation and "R13 of the table before is read in some still frames" in event.detail
+    assert event.needs_confirmation and "question about a tile is open" in event.detail
     t.update(14, run, still=False)
     for frame in range(15, 21):
         t.update(frame, run, still=True)  # Ann draws; R13 is read again in every frame
@@ -179,12 +219,18 @@ def test_a_tile_read_where_the_settled_table_has_none_is_asked():
     """Seed 96 at 5x noise: a Y3 dropped in 4 of the 6 still frames settled as absent, and the illegal
     turn was committed as if only two tiles had been laid."""
     game = simulate_tiles(96, noise=FIVE_TIMES_NOISE)
-    committed, _ = track_tiles(game)
+    committed, _ = track_tiles(game, answer=False)
     ann = committed[20]
     assert game.truth[20].key() == ("turn", "Ann", ("B12", "R5", "Y3"), False)
     assert ann.needs_confirmation and ann.player == "Ann"
-    assert "Y3 at (52, 11)" in ann.detail and "where the settled table has no tile" in ann.detail
+    assert "question about a tile is open" in ann.detail
     assert committed[21].needs_confirmation  # the table before Ben's turn is unknown
+    # asked at its place (read there as Y4 in a frame), the players pick Y3: the turn is judged as it was
+    committed, asked = track_tiles(game)
+    assert committed[20].key() == game.truth[20].key() and not committed[21].needs_confirmation
+    [(stray, reply)] = [(q, r) for q, r in asked if "is read here in some still frames" in q.detail and q.seq < committed[20].seq]
+    assert stray.position == (52.2, 10.7) and stray.candidates[0] == "Y4" and "Y3" not in stray.candidates
+    assert stray.any_tile and reply == "Y3"
 
 
 def test_a_table_with_a_tile_more_often_than_the_set_holds_is_asked():
@@ -269,8 +315,11 @@ def test_a_named_tile_stays_named_next_turn_only_where_the_reader_doubts_its_pla
     # Ben draws; B12 is missed again at the same place, with the same doubt: no question, the answer holds
     assert t.update(3, seen, still=True, doubts=[TileDoubt("one tile's room", 16.0, 20.0)]) == []
     assert t.end_turn(3)[0].kind == "draw"
-    # Ann's turn: B12 is missed with no doubt there: the answer does not fill it in, the table lacks it
-    t.update(4, seen, still=True)
+    # Ann's turn: B12 is missed with no doubt of the reader there: the answer does not fill it in, B12 is
+    # asked about again
+    [question] = t.update(4, seen, still=True)
+    assert question.position == (16.1, 19.8) and "B12 lay here" in question.detail
+    t.confirm(question.seq, NO_TILE)
     assert t.end_turn(4)[0].legal is False
 
 
