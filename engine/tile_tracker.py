@@ -74,6 +74,10 @@ STRAY_REACH = 0.75
 """How far (in tile sizes) a reading may lie from a settled tile and still be a reading of it: far
 beyond the jitter of one tile's readings, short of the next tile in a row (a tile's width and a
 gap away)."""
+ONE_TILE = 0.8
+"""Places closer than this share of a tile's width (and height) are about one tile
+(:meth:`TileTracker._one_tile`): a reader's doubts scatter over a tile's face, and tiles side by
+side lie a full width apart."""
 DOUBT_TILES = 4
 """The most tiles a doubt offers (with "no tile here", "the table is as read" and "none of these", 7
 answers: the dashboard's most)."""
@@ -285,8 +289,10 @@ class TileTracker:
         if self._now is None:
             return []
         own = self._own_doubts(self._now)
-        for open_seq, doubt in list(self._open.items()):    # the answer may have settled the tracker's own doubts
-            if doubt.tile is not None and doubt not in own:
+        answered = self._answered_places(earlier=False)
+        for open_seq, doubt in list(self._open.items()):    # the answer may have settled other doubts
+            if (doubt.tile is not None and doubt not in own) or (
+                    doubt.place and any(self._one_tile(doubt.place, p) for p in answered)):
                 del self._open[open_seq]
         return self._doubt_questions(self._now, self._frame_id)
 
@@ -434,6 +440,13 @@ class TileTracker:
         asked too."""
         return math.dist(a, b) <= self.options.confirm_radius_cm
 
+    def _one_tile(self, a: tuple[float, float], b: tuple[float, float]) -> bool:
+        """Whether two places are too close for a tile at each (they would overlap by more than
+        :data:`ONE_TILE` of a tile's size both ways): doubts there are about one tile, and an answer
+        about one settles the other. Tiles side by side in a row are two."""
+        width, height = self.options.tile_cm
+        return abs(a[0] - b[0]) < ONE_TILE * width and abs(a[1] - b[1]) < ONE_TILE * height
+
     def _near(self, a: tuple[float, float], b: tuple[float, float]) -> bool:
         """Whether two places are one tile's (within :data:`STRAY_REACH` of a tile's size)."""
         width, height = self.options.tile_cm
@@ -450,13 +463,15 @@ class TileTracker:
         events = []
         asked = list(self._open.values())
         doubts = [d for _, doubts in self._frames for d in doubts] + self._own_doubts(settled)
-        for doubt in sorted(doubts, key=lambda d: d.place is None):
+        # The tracker's own doubts first: they name the tile and its place as it lay, and a doubt of
+        # the reader on the same tile (its face is larger than a doubt's mark) is then settled by them.
+        for doubt in sorted(doubts, key=lambda d: (d.place is None, d.tile is None)):
             place = doubt.place
             if place is None:
                 if asked:
                     continue
-            elif any(self._same_place(place, p) for p in self._answered_places(earlier=doubt.tile is None)) or any(
-                    d.place and self._same_place(place, d.place) for d in asked):
+            elif any(self._one_tile(place, p) for p in self._answered_places(earlier=doubt.tile is None)) or any(
+                    d.place and self._one_tile(place, d.place) for d in asked):
                 continue
             here = self._tile_at(settled, place)
             choices = self._fitting(settled, place, here, doubts, doubt.tile) + ([NO_TILE] if place else []) + [

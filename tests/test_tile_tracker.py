@@ -87,6 +87,20 @@ def test_a_tile_of_the_table_not_read_now_is_asked_at_its_place_and_named_by_the
     assert t.end_turn(2)[0].describe() == "#7 draw Ben"
 
 
+def test_a_readers_doubt_on_the_face_of_a_tile_asked_about_is_settled_by_that_answer():
+    """Seeds 1 and 2 rendered: the reader lost a row and doubted a place between two of its tiles; asked
+    before the tiles' own places, no one tile lay at its mark, so the players could not answer it."""
+    t = TileTracker(("Ann", "Ben"), options=TileTrackerOptions(window=1, quorum=1))
+    t.update(1, sightings(RUN), still=True)
+    assert t.end_turn(1)[0].legal
+    between = TileDoubt("one tile's room between the tiles at (195, 118) and (163, 118) in one line", 14.6, 20.5)
+    questions = t.update(2, [], still=True, doubts=[between])
+    assert [(q.position, q.candidates[0]) for q in questions] == [
+        ((10.0, 20.0), "B10"), ((13.0, 20.0), "B11"), ((16.0, 20.0), "B12"), ((19.0, 20.0), "B13")]
+    assert all(t.confirm(q.seq, q.candidates[0]) == [] for q in questions)
+    assert t.end_turn(2)[0].describe() == "#6 draw Ben"
+
+
 def test_a_tile_read_in_one_still_frame_only_is_asked_at_its_place():
     """Seed 2 rendered: a Y7 read on the bare table in one of three still frames ended the turn as a
     question no answer could settle."""
