@@ -11,15 +11,17 @@ turn (tiles taken away, invalid groups, the first laying out worth 40 points). A
 changes nothing is a draw from the pool.
 
 It never guesses: a tile read below ``min_confidence`` is a ``needs_confirmation`` question, and
-a turn that ends while the table is unsettled or a question is open is one too; so is a turn
-whose still table settled on different tiles in different windows (nothing moved, so one of the
-readings is wrong, and the latest is not simply taken). After such a turn the table before the
+a turn that ends while the table is unsettled or a question is open is one too. The tracker asks
+about a tile at its place where the readings alone would decide the turn: a tile of the table
+before that is not read there now (missed, or taken away: an illegal turn), a tile read in some
+still frames where the settled table has none, and a tile that one window of the still table
+settled and a later one did not (nothing moved, so one of the readings is wrong, and the latest
+is not simply taken). After a turn left a question the table before the
 next one is unknown, so that turn is a question as well; the table settled at its end is the
 reference again from then on, tentatively: that unread turn may have been illegal and taken
 back, so a later turn that lacks tiles of it is a question too. Whether the player of an unread
 turn has made the first laying out is unknown too: a later turn of theirs that is legal only if
-they had is a question. So is a table read with a tile where the settled table has none in some
-still frames (its readings dropped in most), or with a tile more often than the set holds. An
+they had is a question. So is a table read with a tile more often than the set holds. An
 answer about a tile holds while that tile lies on the table: a tile laid later on the spot of one
 taken back is read afresh.
 
@@ -28,7 +30,8 @@ misread at some place (a gap of one tile's room in a row, a patch of face colour
 tiles of odd width). Each place is a ``doubt`` question once the still table settles: it says where,
 what was read there, and offers the tiles that fit the row there (:func:`engine.tiles.fitting_tiles`),
 "no tile here" (:data:`NO_TILE`), "the table is as read" (:data:`AS_READ`) and "none of these"
-(:data:`NOT_AS_READ`). The answer settles the place (a tile added there or named, a tile read there
+(:data:`NOT_AS_READ`); any other tile of the set answers a question about one place too
+(:attr:`TileEvent.any_tile`: the dashboard's tile picker). The answer settles the place (a tile added there or named, a tile read there
 dropped), or the whole still table; the turn is then judged as usual. Unanswered or answered "none of
 these", the turn is a question.
 
@@ -222,8 +225,11 @@ class TileTracker:
         """The last frame taken: questions an answer brings are asked at it."""
         self._period: Counter[str] | None = None
         """The tile counts settled in this still period; a later window that settles other counts
-        without the table moving means the readings disagree, and the table is not known."""
-        self._disagree = False
+        without the table moving means the readings disagree about some tiles (``_wavering``)."""
+        self._wavering: list[TileDoubt] = []
+        """Tiles one window of this still period settled and a later one did not (or the other way):
+        nothing moved, so one of the readings is wrong, and the latest is not simply taken; each is
+        asked about at its place."""
         self._unsure = 0
         self._tentative = False
         """The reference table was read at the end of an unread turn, which may yet be taken back."""
@@ -239,7 +245,7 @@ class TileTracker:
         if not still:
             self._frames.clear()
             self._window.clear()
-            self._now, self._period, self._disagree = None, None, False
+            self._now, self._period, self._wavering = None, None, []
             self._settled_places, self._as_read = [], False  # the table may change: its doubts are asked afresh
             self._open.clear()
             return []
@@ -250,12 +256,12 @@ class TileTracker:
         if len(self._window) < self.options.window:
             return []
         settled = self._settled()
-        if settled is None or self._disagree:
+        if settled is None:
             return []
         counts = Counter(t.code for t in settled)
-        if self._period is not None and counts != self._period:
-            self._now, self._disagree = None, True  # nothing moved, yet the tiles differ: asked, not the latest taken
-            return []
+        if self._period is not None and counts != self._period and self._now is not None:
+            # nothing moved, yet the tiles differ: asked at their places, not the latest taken
+            self._waver(self._now, settled)
         self._now, self._period = settled, counts
         for seq, tile in list(self._pending.items()):  # a doubtful tile taken away needs no answer
             if not any(t.code == tile.code and math.dist((t.x, t.y), (tile.x, tile.y)) <= self.options.confirm_radius_cm
@@ -316,9 +322,9 @@ class TileTracker:
 
     def _judge_turn(self, frame_id: int) -> list[TileEvent]:
         player = self.player
-        disagree, self._period, self._disagree = self._disagree, None, False  # the next turn reads afresh
+        self._period, self._wavering = None, []  # the next turn reads afresh
         if self._now is None or self._pending or self._open or self._unsure:
-            return [self._unread_turn(frame_id, player, disagree)]
+            return [self._unread_turn(frame_id, player)]
         before, after = self._groups(self.table), self._groups(self._now)
         played = Counter(t.code for t in self._now) - Counter(t.code for t in self.table)
         glimpsed = self._glimpsed_missing()
@@ -394,13 +400,10 @@ class TileTracker:
         """Whether ``tiles`` miss any tile of the reference table."""
         return bool(Counter(t.code for t in self.table) - Counter(t.code for t in tiles))
 
-    def _unread_turn(self, frame_id: int, player: str, disagree: bool = False, why: str | None = None,
-                     reanchor: bool = True) -> TileEvent:
+    def _unread_turn(self, frame_id: int, player: str, why: str | None = None, reanchor: bool = True) -> TileEvent:
         """The turn is a question; the table settled now (if any, with no question open, and trusted:
         ``reanchor``) is the next reference."""
         why = why or ("a question about a tile is open" if self._pending or self._open else
-                      "the still table's readings disagree (tiles read in some frames, not in others)"
-                      if disagree else
                       "the table was not still long enough to read" if self._now is None else
                       f"turn #{self._unsure} could not be read, so the table before this one is unknown")
         event = self._emit("turn", frame_id, player, needs_confirmation=True, detail=f"{player}'s turn ended but {why}")
@@ -499,8 +502,20 @@ class TileTracker:
                   for t in self.table if missing[t.code]
                   and not any(s.code == t.code and self._near((s.x, s.y), (t.x, t.y)) for s in settled)
                   and not any(self._near(p, (t.x, t.y)) for p in unsure)]
-        return doubts + [TileDoubt(f"{s.code} is read here in some still frames and not in others", s.x, s.y, s.code)
-                         for s in self._strays(settled)]
+        return doubts + self._wavering + [TileDoubt(f"{s.code} is read here in some still frames and not in others",
+                                                    s.x, s.y, s.code) for s in self._strays(settled)]
+
+    def _waver(self, before: list[_Tile], after: list[_Tile]) -> None:
+        """Note the tiles of one settled table that the other lacks at their places (:attr:`_wavering`);
+        a table answered "as read" is asked about again (the answer was about the other one)."""
+        def lacking(tiles: list[_Tile], others: list[_Tile]) -> list[_Tile]:
+            return [t for t in tiles if not any(o.code == t.code and self._near((o.x, o.y), (t.x, t.y)) for o in others)]
+
+        for t in lacking(before, after) + lacking(after, before):
+            if not any(w.tile == t.code and self._one_tile((w.x, w.y), (t.x, t.y)) for w in self._wavering):
+                self._wavering.append(TileDoubt(f"{t.code} is read here in some still frames and not in others",
+                                                t.x, t.y, t.code))
+        self._as_read = False
 
     def _answered_places(self, earlier: bool = True) -> list[tuple[float, float]]:
         """Places a doubt is no longer asked about: answered this still period, or where an answer put
@@ -556,7 +571,10 @@ class TileTracker:
         self._settled_places.append(place)
 
     def _settled(self) -> list[_Tile] | None:
-        """The tiles on the table if every tile count is agreed by a quorum of the window."""
+        """The tiles on the table if every tile count is agreed by a quorum of the window: the latest
+        frame that read them all, else each tile as the latest frame that agrees on its count read it
+        (no frame read every tile; the tiles some frames read and others did not are asked about at
+        their places: :meth:`_own_doubts`)."""
         counts = [Counter(s.code for s in frame) for frame in self._window]
         agreed: Counter[str] = Counter()
         for code in set().union(*counts):
@@ -565,10 +583,12 @@ class TileTracker:
                 return None
             agreed[code] = votes[0]
         agreed = +agreed
-        for frame, count in zip(reversed(self._window), reversed(counts)):
+        latest = list(zip(reversed(self._window), reversed(counts)))
+        for frame, count in latest:
             if +count == agreed:
                 return [_Tile(s.code, s.x, s.y, s.confidence) for s in frame]
-        return None
+        return [_Tile(s.code, s.x, s.y, s.confidence) for code, n in agreed.items()
+                for s in next(frame for frame, count in latest if count[code] == n) if s.code == code]
 
     def _question(self, tiles: list[_Tile], frame_id: int) -> list[TileEvent]:
         events = []
