@@ -24,25 +24,35 @@ RUN = [("R10", 10.0, 12.0), ("R11", 13.0, 12.0), ("R12", 16.0, 12.0), ("R13", 19
 SMUDGED = RUN[2]
 
 
+def smudged_photo(table: list, spot: tuple[float, float]):
+    """``table`` photographed with the number of the tile at ``spot`` wiped off, and read."""
+    camera = TableCamera.overhead(1280, 960)
+    look = TableLook.random(np.random.default_rng(2), camera, effects=0.0)
+    image = render_table(np.random.default_rng(3), camera, look, table).image
+    smudged = SmudgedReader(TileReader(threads=1), camera, spot).wiped(image)
+    return camera, smudged, TileReader(threads=1).read(smudged)
+
+
+def tracked(app, server, camera, reading):
+    """A new tile match, its record, and a tracker that has taken three still frames read as ``reading``."""
+    match_id = http_post(server, "/api/matches", {"game": "tiles", "players": ["Ann", "Ben"]})["match_id"]
+    store = EventStore(app.config["DATABASE"], app.config["SNAPSHOT_DIR"])
+    tracker = TileTracker(("Ann", "Ben"), options=RENDERED_OPTIONS)
+    questions = [q for frame in (1, 2, 3)
+                 for q in tracker.update(frame, sightings(reading, camera), True, doubts(reading, camera))]
+    return match_id, store, Recorder(store, match_id), tracker, questions
+
+
 @pytest.fixture(scope="module")
 def photographed():
     """Ann's first laying out photographed, R12's number wiped off: the reader sees a tile it cannot read."""
-    camera = TableCamera.overhead(1280, 960)
-    look = TableLook.random(np.random.default_rng(2), camera, effects=0.0)
-    image = render_table(np.random.default_rng(3), camera, look, RUN).image
-    smudged = SmudgedReader(TileReader(threads=1), camera, SMUDGED[1:]).wiped(image)
-    return camera, smudged, TileReader(threads=1).read(smudged)
+    return smudged_photo(RUN, SMUDGED[1:])
 
 
 def test_a_player_answers_the_doubt_on_the_photo_and_the_turn_is_judged(app, server, phone, photographed):
     camera, image, reading = photographed
     assert sorted(t.tile for t in reading.tiles) == ["R10", "R11", "R13"] and any("cannot be read" in d for d in reading.doubts)
-    match_id = http_post(server, "/api/matches", {"game": "tiles", "players": ["Ann", "Ben"]})["match_id"]
-    store = EventStore(app.config["DATABASE"], app.config["SNAPSHOT_DIR"])
-    recorder = Recorder(store, match_id)
-    tracker = TileTracker(("Ann", "Ben"), options=RENDERED_OPTIONS)
-    questions = [q for frame in (1, 2, 3)
-                 for q in tracker.update(frame, sightings(reading, camera), True, doubts(reading, camera))]
+    match_id, store, recorder, tracker, questions = tracked(app, server, camera, reading)
     assert [q.kind for q in questions] == ["doubt"]
     assert ask(recorder, 1, questions, image, reading.tiles, camera.to_image, tracker) == 1
 
@@ -93,11 +103,7 @@ MISTAKE = [("B2", 10.0, 12.0), ("G9", 13.0, 12.0), ("R8", 16.0, 12.0)]
 @pytest.fixture(scope="module")
 def mistake_photographed():
     """The mistake photographed, G9's number wiped off: no combination suggests the tile that lies there."""
-    camera = TableCamera.overhead(1280, 960)
-    look = TableLook.random(np.random.default_rng(2), camera, effects=0.0)
-    image = render_table(np.random.default_rng(3), camera, look, MISTAKE).image
-    smudged = SmudgedReader(TileReader(threads=1), camera, MISTAKE[1][1:]).wiped(image)
-    return camera, smudged, TileReader(threads=1).read(smudged)
+    return smudged_photo(MISTAKE, MISTAKE[1][1:])
 
 
 def test_a_tile_no_answer_offers_is_picked_from_the_set_on_the_dashboard(app, server, phone, mistake_photographed):
@@ -105,12 +111,7 @@ def test_a_tile_no_answer_offers_is_picked_from_the_set_on_the_dashboard(app, se
     only answer "none of these" and the turn stayed a question."""
     camera, image, reading = mistake_photographed
     assert sorted(t.tile for t in reading.tiles) == ["B2", "R8"] and any("cannot be read" in d for d in reading.doubts)
-    match_id = http_post(server, "/api/matches", {"game": "tiles", "players": ["Ann", "Ben"]})["match_id"]
-    store = EventStore(app.config["DATABASE"], app.config["SNAPSHOT_DIR"])
-    recorder = Recorder(store, match_id)
-    tracker = TileTracker(("Ann", "Ben"), options=RENDERED_OPTIONS)
-    questions = [q for frame in (1, 2, 3)
-                 for q in tracker.update(frame, sightings(reading, camera), True, doubts(reading, camera))]
+    match_id, store, recorder, tracker, questions = tracked(app, server, camera, reading)
     [question] = [q for q in questions if q.position is not None]
     assert "G9" not in question.candidates and question.any_tile
     assert ask(recorder, 1, questions, image, reading.tiles, camera.to_image, tracker) == len(questions)
