@@ -277,11 +277,12 @@ class TileTracker:
 
     def confirm(self, seq: int, code: str) -> list[TileEvent]:
         """Answer question ``seq``: the tile there is ``code``; a doubt may also be answered
-        :data:`NO_TILE` (no tile lies at its place) or :data:`AS_READ` (the table is as read)."""
+        :data:`NO_TILE` (no tile lies at its place) or :data:`AS_READ` (the table is as read). An answer
+        that cannot be placed (:meth:`_settle_doubt`) leaves the question open, as "none of these" does."""
         if seq in self._open:
-            if code == NOT_AS_READ:
+            if code == NOT_AS_READ or not self._settle_doubt(self._open[seq], code):
                 return []
-            self._settle_doubt(self._open.pop(seq), code)
+            self._open.pop(seq, None)
         elif seq in self._pending:
             tile = self._pending.pop(seq)
             self._overrides.append((tile.x, tile.y, tile.code, None if code == NO_TILE else str(parse_tile(code))))
@@ -550,25 +551,34 @@ class TileTracker:
         first = ([here.code] if here else []) + ([named] if named else [])
         return list(dict.fromkeys(first + fitting))[:DOUBT_TILES]
 
-    def _settle_doubt(self, doubt: TileDoubt, answer: str) -> None:
+    def _settle_doubt(self, doubt: TileDoubt, answer: str) -> bool:
+        """Take an answer to a doubt; False where it cannot be placed: a tile named where a tile read
+        beside the mark (on its face: :meth:`_one_tile`) leaves no room for another, and it is not
+        that tile (which of the two the players meant is not known)."""
         if answer == AS_READ:
             self._as_read = True
             self._open.clear()
-            return
+            return True
         place = doubt.place
         if place is None:
             raise TileTrackerError(f"a doubt with no place ({doubt.why}) is answered {AS_READ}, got {answer!r}")
         code = None if answer == NO_TILE else str(parse_tile(answer))
-        here = self._tile_at(self._now or [], place)
+        now = self._now or []
+        here = self._tile_at(now, place)
         if here is not None:
             self._overrides.append((here.x, here.y, here.code, code))
             self._settled_places.append(place)
-            return
+            return True
+        beside = [t.code for t in now if self._one_tile(place, (t.x, t.y))]
+        if code is not None and beside and code not in beside:
+            return False
+        named = None if code in beside else code      # a tile read beside the mark is the one the players name
         if doubt.tile is not None:      # the readings of the tile named there in some frames: renamed or dropped
-            self._overrides.append((place[0], place[1], doubt.tile, code))
-        if code is not None:
-            self._added.append((place[0], place[1], code, self.turn))
+            self._overrides.append((place[0], place[1], doubt.tile, named))
+        if named is not None:
+            self._added.append((place[0], place[1], named, self.turn))
         self._settled_places.append(place)
+        return True
 
     def _settled(self) -> list[_Tile] | None:
         """The tiles on the table if every tile count is agreed by a quorum of the window: the latest

@@ -127,6 +127,23 @@ def test_a_window_no_one_frame_of_which_reads_every_tile_settles_on_the_counts_a
     assert t.end_turn(8)[0].describe() == "#3 draw Ben"
 
 
+def test_a_tile_named_at_a_mark_on_the_face_of_a_tile_read_there_is_that_tile():
+    """Seed 2 rendered: a patch of face colour doubted half over a Y5 read; the players named Y5 (the
+    tile at the mark) and a second Y5 was added: a draw committed as an illegal laying of Y5."""
+    t = TileTracker(("Ann", "Ben"), options=TileTrackerOptions(window=1, quorum=1))
+    group = [TileSighting(code, 0.95, 3.9 + 3 * i, 6.3) for i, code in enumerate(["Y12", "G12", "R12", "B12"])]
+    t.update(1, group, still=True)
+    assert t.end_turn(1)[0].legal
+    [question] = t.update(2, group, still=True, doubts=[TileDoubt("a tile-sized patch of face colour", 4.8, 3.4)])
+    assert question.read is None and question.any_tile
+    assert t.confirm(question.seq, "Y12") == [] and not t.awaits(question.seq)
+    assert t.end_turn(2)[0].describe() == "#3 draw Ben"
+    # a tile named there that is not the tile read beside the mark leaves no room: the question stays open
+    [question] = t.update(3, group, still=True, doubts=[TileDoubt("a tile-sized patch of face colour", 4.8, 3.4)])
+    assert t.confirm(question.seq, "G7") == [] and t.awaits(question.seq)
+    assert t.end_turn(3)[0].needs_confirmation
+
+
 def test_a_tile_read_in_one_still_frame_only_is_asked_at_its_place():
     """Seed 2 rendered: a Y7 read on the bare table in one of three still frames ended the turn as a
     question no answer could settle."""
