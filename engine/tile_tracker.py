@@ -185,6 +185,11 @@ class TileEvent:
         return text
 
 
+def _read_at_times(code: str, x: float, y: float) -> TileDoubt:
+    """The tracker's doubt about a tile read at ``x``, ``y`` in some still frames and not in others."""
+    return TileDoubt(f"{code} is read here in some still frames and not in others", x, y, code)
+
+
 @dataclass(frozen=True)
 class _Tile:
     code: str
@@ -503,8 +508,7 @@ class TileTracker:
                   for t in self.table if missing[t.code]
                   and not any(s.code == t.code and self._near((s.x, s.y), (t.x, t.y)) for s in settled)
                   and not any(self._near(p, (t.x, t.y)) for p in unsure)]
-        return doubts + self._wavering + [TileDoubt(f"{s.code} is read here in some still frames and not in others",
-                                                    s.x, s.y, s.code) for s in self._strays(settled)]
+        return doubts + self._wavering + [_read_at_times(s.code, s.x, s.y) for s in self._strays(settled)]
 
     def _waver(self, before: list[_Tile], after: list[_Tile]) -> None:
         """Note the tiles of one settled table that the other lacks at their places (:attr:`_wavering`);
@@ -514,8 +518,7 @@ class TileTracker:
 
         for t in lacking(before, after) + lacking(after, before):
             if not any(w.tile == t.code and self._one_tile((w.x, w.y), (t.x, t.y)) for w in self._wavering):
-                self._wavering.append(TileDoubt(f"{t.code} is read here in some still frames and not in others",
-                                                t.x, t.y, t.code))
+                self._wavering.append(_read_at_times(t.code, t.x, t.y))
         self._as_read = False
 
     def _answered_places(self, earlier: bool = True) -> list[tuple[float, float]]:
