@@ -56,7 +56,8 @@ class TileFrame:
         offered is true.
 
         A tile read unsurely: the tile there. A doubt about a place: the tile that lies there (one
-        tile's size around it; where two do, the place is no one tile's) or "no tile here"
+        tile's size around it; where two do, the place is no one tile's; one not offered is picked
+        from the set: :attr:`~engine.tile_tracker.TileEvent.any_tile`) or "no tile here"
         (:data:`NO_TILE`), as the player sees at the mark;
         where that answer is not offered, and for a doubt about the whole table, "the table is as
         read" (:data:`AS_READ`) when the tiles marked on the photo (``question.groups``) are the
@@ -71,6 +72,8 @@ class TileFrame:
         'NO_TILE'
         >>> frame.answer(TileEvent(4, "doubt", 0, groups=(("R5", "R6"),), candidates=(AS_READ, NOT_AS_READ)))
         'NOT_AS_READ'
+        >>> frame.answer(TileEvent(5, "doubt", 0, groups=(("R5", "R7"),), position=(13.0, 20.0), candidates=(NO_TILE, AS_READ)))
+        'R6'
         """
         if question.kind == "reading":
             return self.tile_at(*question.position)
@@ -78,8 +81,8 @@ class TileFrame:
             x, y = question.position
             near = [t for t in self.table if math.hypot((t[1] - x) / tile_cm[0], (t[2] - y) / tile_cm[1]) <= STRAY_REACH]
             here = near[0][0] if len(near) == 1 else NO_TILE if not near else None   # two tiles at the mark: no one tile's
-            if here in question.candidates:
-                return here
+            if here in question.candidates or (question.any_tile and here not in (None, NO_TILE)):
+                return here     # a tile not offered is named with the tile picker
         as_read = Counter(code for group in question.groups for code in group) == Counter(t[0] for t in self.table)
         answer = AS_READ if as_read else NOT_AS_READ
         return answer if answer in question.candidates else None

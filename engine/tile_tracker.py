@@ -11,15 +11,17 @@ turn (tiles taken away, invalid groups, the first laying out worth 40 points). A
 changes nothing is a draw from the pool.
 
 It never guesses: a tile read below ``min_confidence`` is a ``needs_confirmation`` question, and
-a turn that ends while the table is unsettled or a question is open is one too; so is a turn
-whose still table settled on different tiles in different windows (nothing moved, so one of the
-readings is wrong, and the latest is not simply taken). After such a turn the table before the
+a turn that ends while the table is unsettled or a question is open is one too. The tracker asks
+about a tile at its place where the readings alone would decide the turn: a tile of the table
+before that is not read there now (missed, or taken away: an illegal turn), a tile read in some
+still frames where the settled table has none, and a tile that one window of the still table
+settled and a later one did not (nothing moved, so one of the readings is wrong, and the latest
+is not simply taken). After a turn left a question the table before the
 next one is unknown, so that turn is a question as well; the table settled at its end is the
 reference again from then on, tentatively: that unread turn may have been illegal and taken
 back, so a later turn that lacks tiles of it is a question too. Whether the player of an unread
 turn has made the first laying out is unknown too: a later turn of theirs that is legal only if
-they had is a question. So is a table read with a tile where the settled table has none in some
-still frames (its readings dropped in most), or with a tile more often than the set holds. An
+they had is a question. So is a table read with a tile more often than the set holds. An
 answer about a tile holds while that tile lies on the table: a tile laid later on the spot of one
 taken back is read afresh.
 
@@ -28,7 +30,8 @@ misread at some place (a gap of one tile's room in a row, a patch of face colour
 tiles of odd width). Each place is a ``doubt`` question once the still table settles: it says where,
 what was read there, and offers the tiles that fit the row there (:func:`engine.tiles.fitting_tiles`),
 "no tile here" (:data:`NO_TILE`), "the table is as read" (:data:`AS_READ`) and "none of these"
-(:data:`NOT_AS_READ`). The answer settles the place (a tile added there or named, a tile read there
+(:data:`NOT_AS_READ`); any other tile of the set answers a question about one place too
+(:attr:`TileEvent.any_tile`: the dashboard's tile picker). The answer settles the place (a tile added there or named, a tile read there
 dropped), or the whole still table; the turn is then judged as usual. Unanswered or answered "none of
 these", the turn is a question.
 
@@ -74,6 +77,10 @@ STRAY_REACH = 0.75
 """How far (in tile sizes) a reading may lie from a settled tile and still be a reading of it: far
 beyond the jitter of one tile's readings, short of the next tile in a row (a tile's width and a
 gap away)."""
+ONE_TILE = 0.8
+"""Places closer than this share of a tile's width (and height) are about one tile
+(:meth:`TileTracker._one_tile`): a reader's doubts scatter over a tile's face, and tiles side by
+side lie a full width apart."""
 DOUBT_TILES = 4
 """The most tiles a doubt offers (with "no tile here", "the table is as read" and "none of these", 7
 answers: the dashboard's most)."""
@@ -102,11 +109,14 @@ class TileSighting:
 @dataclass(frozen=True)
 class TileDoubt:
     """A sign in one frame's reading that a tile may be missed or misread (``why``), at a place of the
-    table (cm), or somewhere unknown (``x``, ``y`` None: a hand over the table)."""
+    table (cm), or somewhere unknown (``x``, ``y`` None: a hand over the table). The tracker's own
+    doubts name the ``tile`` they are about: one of the table before that is not read at its place
+    now, or one read in some still frames where the settled table has none."""
 
     why: str
     x: float | None = None
     y: float | None = None
+    tile: str | None = None
 
     @property
     def place(self) -> tuple[float, float] | None:
@@ -152,6 +162,13 @@ class TileEvent:
     detail: str = ""
     read: str | None = None
 
+    @property
+    def any_tile(self) -> bool:
+        """Whether any tile of the set answers this question besides its ``candidates`` (the dashboard's
+        tile picker): a question about one place, where the tile lying there may be one that neither
+        the reading nor its row suggests."""
+        return self.kind in ("reading", "doubt") and self.position is not None
+
     def key(self) -> tuple:
         """What the event says about the game, to compare with the truth."""
         return (self.kind, self.player, tuple(sorted(self.played)), self.legal)
@@ -166,6 +183,11 @@ class TileEvent:
         if self.needs_confirmation:
             text += f" needs confirmation: {' or '.join(self.candidates) or self.detail}"
         return text
+
+
+def _read_at_times(code: str, x: float, y: float) -> TileDoubt:
+    """The tracker's doubt about a tile read at ``x``, ``y`` in some still frames and not in others."""
+    return TileDoubt(f"{code} is read here in some still frames and not in others", x, y, code)
 
 
 @dataclass(frozen=True)
@@ -208,8 +230,11 @@ class TileTracker:
         """The last frame taken: questions an answer brings are asked at it."""
         self._period: Counter[str] | None = None
         """The tile counts settled in this still period; a later window that settles other counts
-        without the table moving means the readings disagree, and the table is not known."""
-        self._disagree = False
+        without the table moving means the readings disagree about some tiles (``_wavering``)."""
+        self._wavering: list[TileDoubt] = []
+        """Tiles one window of this still period settled and a later one did not (or the other way):
+        nothing moved, so one of the readings is wrong, and the latest is not simply taken; each is
+        asked about at its place."""
         self._unsure = 0
         self._tentative = False
         """The reference table was read at the end of an unread turn, which may yet be taken back."""
@@ -225,7 +250,7 @@ class TileTracker:
         if not still:
             self._frames.clear()
             self._window.clear()
-            self._now, self._period, self._disagree = None, None, False
+            self._now, self._period, self._wavering = None, None, []
             self._settled_places, self._as_read = [], False  # the table may change: its doubts are asked afresh
             self._open.clear()
             return []
@@ -236,12 +261,12 @@ class TileTracker:
         if len(self._window) < self.options.window:
             return []
         settled = self._settled()
-        if settled is None or self._disagree:
+        if settled is None:
             return []
         counts = Counter(t.code for t in settled)
-        if self._period is not None and counts != self._period:
-            self._now, self._disagree = None, True  # nothing moved, yet the tiles differ: asked, not the latest taken
-            return []
+        if self._period is not None and counts != self._period and self._now is not None:
+            # nothing moved, yet the tiles differ: asked at their places, not the latest taken
+            self._waver(self._now, settled)
         self._now, self._period = settled, counts
         for seq, tile in list(self._pending.items()):  # a doubtful tile taken away needs no answer
             if not any(t.code == tile.code and math.dist((t.x, t.y), (tile.x, tile.y)) <= self.options.confirm_radius_cm
@@ -257,11 +282,12 @@ class TileTracker:
 
     def confirm(self, seq: int, code: str) -> list[TileEvent]:
         """Answer question ``seq``: the tile there is ``code``; a doubt may also be answered
-        :data:`NO_TILE` (no tile lies at its place) or :data:`AS_READ` (the table is as read)."""
+        :data:`NO_TILE` (no tile lies at its place) or :data:`AS_READ` (the table is as read). An answer
+        that cannot be placed (:meth:`_settle_doubt`) leaves the question open, as "none of these" does."""
         if seq in self._open:
-            if code == NOT_AS_READ:
+            if code == NOT_AS_READ or not self._settle_doubt(self._open[seq], code):
                 return []
-            self._settle_doubt(self._open.pop(seq), code)
+            self._open.pop(seq, None)
         elif seq in self._pending:
             tile = self._pending.pop(seq)
             self._overrides.append((tile.x, tile.y, tile.code, None if code == NO_TILE else str(parse_tile(code))))
@@ -272,7 +298,15 @@ class TileTracker:
             return []
         self._now = self._settled()
         self._period = Counter(t.code for t in self._now) if self._now is not None else None
-        return self._doubt_questions(self._now, self._frame_id) if self._now is not None else []
+        if self._now is None:
+            return []
+        own = self._own_doubts(self._now)
+        answered = self._answered_places(earlier=False)
+        for open_seq, doubt in list(self._open.items()):    # the answer may have settled other doubts
+            if (doubt.tile is not None and doubt not in own) or (
+                    doubt.place and any(self._one_tile(doubt.place, p) for p in answered)):
+                del self._open[open_seq]
+        return self._doubt_questions(self._now, self._frame_id)
 
     def end_turn(self, frame_id: int) -> list[TileEvent]:
         """The player to move ends the turn (button or timer): commit it, checked by the engine."""
@@ -294,9 +328,9 @@ class TileTracker:
 
     def _judge_turn(self, frame_id: int) -> list[TileEvent]:
         player = self.player
-        disagree, self._period, self._disagree = self._disagree, None, False  # the next turn reads afresh
+        self._period, self._wavering = None, []  # the next turn reads afresh
         if self._now is None or self._pending or self._open or self._unsure:
-            return [self._unread_turn(frame_id, player, disagree)]
+            return [self._unread_turn(frame_id, player)]
         before, after = self._groups(self.table), self._groups(self._now)
         played = Counter(t.code for t in self._now) - Counter(t.code for t in self.table)
         glimpsed = self._glimpsed_missing()
@@ -352,26 +386,30 @@ class TileTracker:
         return sorted(code for code in missing if any(count[code] > now[code] for count in seen))
 
     def _glimpsed_elsewhere(self) -> list[str]:
-        """Tiles read in a frame of the window where the settled table has none (code at table cm): a
-        tile whose readings were dropped in most frames settles as absent, and the next turn would
-        count it as played. A misread lies where a tile is, so it does not count: a reading within
-        :data:`STRAY_REACH` of a tile's size from a settled tile is one of that tile."""
+        """The stray readings of the window (:meth:`_strays`) as code at table cm."""
+        return sorted({f"{s.code} at ({s.x:.0f}, {s.y:.0f})" for s in self._strays(self._now)})
+
+    def _strays(self, settled: list[_Tile]) -> list[TileSighting]:
+        """Tiles read in a frame of the window where the settled table has none: a tile whose readings
+        were dropped in most frames settles as absent, and the next turn would count it as played. A
+        misread lies where a tile is, so it does not count: a reading within :data:`STRAY_REACH` of a
+        tile's size from a settled tile is one of that tile. One reading per code and place."""
         width, height = self.options.tile_cm
-        stray = {f"{s.code} at ({s.x:.0f}, {s.y:.0f})" for frame in self._window for s in frame
-                 if all(math.hypot((s.x - t.x) / width, (s.y - t.y) / height) > STRAY_REACH for t in self._now)}
-        return sorted(stray)
+        found: dict[tuple[str, int, int], TileSighting] = {}
+        for frame in self._window:
+            for s in frame:
+                if all(math.hypot((s.x - t.x) / width, (s.y - t.y) / height) > STRAY_REACH for t in settled):
+                    found.setdefault((s.code, round(s.x), round(s.y)), s)
+        return list(found.values())
 
     def _lacks(self, tiles: list[_Tile]) -> bool:
         """Whether ``tiles`` miss any tile of the reference table."""
         return bool(Counter(t.code for t in self.table) - Counter(t.code for t in tiles))
 
-    def _unread_turn(self, frame_id: int, player: str, disagree: bool = False, why: str | None = None,
-                     reanchor: bool = True) -> TileEvent:
+    def _unread_turn(self, frame_id: int, player: str, why: str | None = None, reanchor: bool = True) -> TileEvent:
         """The turn is a question; the table settled now (if any, with no question open, and trusted:
         ``reanchor``) is the next reference."""
         why = why or ("a question about a tile is open" if self._pending or self._open else
-                      "the still table's readings disagree (tiles read in some frames, not in others)"
-                      if disagree else
                       "the table was not still long enough to read" if self._now is None else
                       f"turn #{self._unsure} could not be read, so the table before this one is unknown")
         event = self._emit("turn", frame_id, player, needs_confirmation=True, detail=f"{player}'s turn ended but {why}")
@@ -411,6 +449,13 @@ class TileTracker:
         asked too."""
         return math.dist(a, b) <= self.options.confirm_radius_cm
 
+    def _one_tile(self, a: tuple[float, float], b: tuple[float, float]) -> bool:
+        """Whether two places are too close for a tile at each (they would overlap by more than
+        :data:`ONE_TILE` of a tile's size both ways): doubts there are about one tile, and an answer
+        about one settles the other. Tiles side by side in a row are two."""
+        width, height = self.options.tile_cm
+        return abs(a[0] - b[0]) < ONE_TILE * width and abs(a[1] - b[1]) < ONE_TILE * height
+
     def _near(self, a: tuple[float, float], b: tuple[float, float]) -> bool:
         """Whether two places are one tile's (within :data:`STRAY_REACH` of a tile's size)."""
         width, height = self.options.tile_cm
@@ -419,22 +464,27 @@ class TileTracker:
     # --- the reader's doubts ------------------------------------------------------------------
 
     def _doubt_questions(self, settled: list[_Tile], frame_id: int) -> list[TileEvent]:
-        """A question for each doubt of the window's frames at a place not yet asked or answered; one
-        about the whole table once every place is answered (the table it shows is then the corrected one)."""
+        """A question for each doubt of the window's frames and of the tracker's own (:meth:`_own_doubts`)
+        at a place not yet asked or answered; one about the whole table once every place is answered
+        (the table it shows is then the corrected one)."""
         if self._as_read:
             return []
         events = []
         asked = list(self._open.values())
-        for doubt in sorted((d for _, doubts in self._frames for d in doubts), key=lambda d: d.place is None):
+        doubts = [d for _, doubts in self._frames for d in doubts] + self._own_doubts(settled)
+        # The tracker's own doubts first: they name the tile and its place as it lay, and a doubt of
+        # the reader on the same tile (its face is larger than a doubt's mark) is then settled by them.
+        for doubt in sorted(doubts, key=lambda d: (d.place is None, d.tile is None)):
             place = doubt.place
             if place is None:
                 if asked:
                     continue
-            elif any(self._same_place(place, p) for p in self._answered_places()) or any(
-                    d.place and self._same_place(place, d.place) for d in asked):
+            elif any(self._one_tile(place, p) for p in self._answered_places(earlier=doubt.tile is None)) or any(
+                    d.place and self._one_tile(place, d.place) for d in asked):
                 continue
             here = self._tile_at(settled, place)
-            choices = self._fitting(settled, place, here) + ([NO_TILE] if place else []) + [AS_READ, NOT_AS_READ]
+            choices = self._fitting(settled, place, here, doubts, doubt.tile) + ([NO_TILE] if place else []) + [
+                AS_READ, NOT_AS_READ]
             event = self._emit("doubt", frame_id, needs_confirmation=True, candidates=tuple(choices),
                                position=place and (round(place[0], 1), round(place[1], 1)),
                                groups=tuple(map(tuple, self._groups(settled))), detail=doubt.why,
@@ -444,27 +494,55 @@ class TileTracker:
             events.append(event)
         return events
 
-    def _answered_places(self) -> list[tuple[float, float]]:
+    def _own_doubts(self, settled: list[_Tile]) -> list[TileDoubt]:
+        """The tracker's doubts about the settled table, each at its place: a tile of the table before
+        that is not read there now (missed by the reader, or taken away: an illegal turn), and a tile
+        read in some still frames where the settled table has none (laid there and dropped from most
+        readings, or a misreading of the bare table). Unasked, either decides the turn on the reader's
+        word alone. None while the table before is unknown (the turn is asked anyway)."""
+        if self._unsure:
+            return []
+        missing = Counter(t.code for t in self.table) - Counter(t.code for t in settled)
+        unsure = [(p.x, p.y) for p in self._pending.values()]   # asked already: which tile is read there
+        doubts = [TileDoubt(f"{t.code} lay here at the end of the last turn and is not read now", t.x, t.y, t.code)
+                  for t in self.table if missing[t.code]
+                  and not any(s.code == t.code and self._near((s.x, s.y), (t.x, t.y)) for s in settled)
+                  and not any(self._near(p, (t.x, t.y)) for p in unsure)]
+        return doubts + self._wavering + [_read_at_times(s.code, s.x, s.y) for s in self._strays(settled)]
+
+    def _waver(self, before: list[_Tile], after: list[_Tile]) -> None:
+        """Note the tiles of one settled table that the other lacks at their places (:attr:`_wavering`);
+        a table answered "as read" is asked about again (the answer was about the other one)."""
+        def lacking(tiles: list[_Tile], others: list[_Tile]) -> list[_Tile]:
+            return [t for t in tiles if not any(o.code == t.code and self._near((o.x, o.y), (t.x, t.y)) for o in others)]
+
+        for t in lacking(before, after) + lacking(after, before):
+            if not any(w.tile == t.code and self._one_tile((w.x, w.y), (t.x, t.y)) for w in self._wavering):
+                self._wavering.append(_read_at_times(t.code, t.x, t.y))
+        self._as_read = False
+
+    def _answered_places(self, earlier: bool = True) -> list[tuple[float, float]]:
         """Places a doubt is no longer asked about: answered this still period, or where an answer put
-        a tile the reader missed (it holds while that tile lies on the table, where the reader doubts
-        the place again: :meth:`_corrected`)."""
-        return self._settled_places + [(x, y) for x, y, *_ in self._added]
+        a tile the reader missed (this turn, or with ``earlier`` an earlier one: it holds while that
+        tile lies on the table, where the reader doubts the place again: :meth:`_corrected`)."""
+        return self._settled_places + [(x, y) for x, y, _, turn in self._added if earlier or turn == self.turn]
 
     def _tile_at(self, tiles: list[_Tile], place: tuple[float, float] | None) -> _Tile | None:
         """The tile read nearest ``place`` if it is the tile at that place."""
         near = [t for t in tiles if place and self._near((t.x, t.y), place)]
         return min(near, key=lambda t: math.dist((t.x, t.y), place), default=None)
 
-    def _fitting(self, tiles: list[_Tile], place: tuple[float, float] | None, here: _Tile | None) -> list[str]:
-        """What may lie at ``place``: the tile read there first, then the tiles that make its row a
-        group or run with the tile there (:func:`engine.tiles.fitting_tiles`), at most
-        :data:`DOUBT_TILES`. The other places of the window's doubts where no tile was read count as
+    def _fitting(self, tiles: list[_Tile], place: tuple[float, float] | None, here: _Tile | None,
+                 doubts: Sequence[TileDoubt], named: str | None = None) -> list[str]:
+        """What may lie at ``place``: the tile read there first, the tile the doubt ``named``, then the
+        tiles that make its row a group or run with the tile there (:func:`engine.tiles.fitting_tiles`),
+        at most :data:`DOUBT_TILES`. The other places of ``doubts`` where no tile was read count as
         tiles of the row that may be anything (jokers): two tiles missed side by side still have a row."""
         if place is None:
             return []
         probe = here or _Tile("?", place[0], place[1], 0.0)
         unknown: list[_Tile] = []
-        for other in (d.place for _, doubts in self._frames for d in doubts):
+        for other in (d.place for d in doubts):
             if other and not any(self._same_place(other, p) for p in [place] + [(u.x, u.y) for u in unknown]) \
                     and self._tile_at(tiles, other) is None:
                 unknown.append(_Tile("JK", *other, 0.0))
@@ -473,26 +551,43 @@ class TileTracker:
         at = row.index(probe)
         left, right = ([parse_tile(t.code) for t in part] for part in (row[:at], row[at + 1:]))
         fitting = fitting_tiles(left, right, self.rules) if left or right else []
-        return list(dict.fromkeys(([here.code] if here else []) + fitting))[:DOUBT_TILES]
+        first = ([here.code] if here else []) + ([named] if named else [])
+        return list(dict.fromkeys(first + fitting))[:DOUBT_TILES]
 
-    def _settle_doubt(self, doubt: TileDoubt, answer: str) -> None:
+    def _settle_doubt(self, doubt: TileDoubt, answer: str) -> bool:
+        """Take an answer to a doubt; False where it cannot be placed: a tile named where a tile read
+        beside the mark (on its face: :meth:`_one_tile`) leaves no room for another, and it is not
+        that tile (which of the two the players meant is not known)."""
         if answer == AS_READ:
             self._as_read = True
             self._open.clear()
-            return
+            return True
         place = doubt.place
         if place is None:
             raise TileTrackerError(f"a doubt with no place ({doubt.why}) is answered {AS_READ}, got {answer!r}")
         code = None if answer == NO_TILE else str(parse_tile(answer))
-        here = self._tile_at(self._now or [], place)
+        now = self._now or []
+        here = self._tile_at(now, place)
         if here is not None:
             self._overrides.append((here.x, here.y, here.code, code))
-        elif code is not None:
-            self._added.append((place[0], place[1], code, self.turn))
+            self._settled_places.append(place)
+            return True
+        beside = [t.code for t in now if self._one_tile(place, (t.x, t.y))]
+        if code is not None and beside and code not in beside:
+            return False
+        named = None if code in beside else code      # a tile read beside the mark is the one the players name
+        if doubt.tile is not None:      # the readings of the tile named there in some frames: renamed or dropped
+            self._overrides.append((place[0], place[1], doubt.tile, named))
+        if named is not None:
+            self._added.append((place[0], place[1], named, self.turn))
         self._settled_places.append(place)
+        return True
 
     def _settled(self) -> list[_Tile] | None:
-        """The tiles on the table if every tile count is agreed by a quorum of the window."""
+        """The tiles on the table if every tile count is agreed by a quorum of the window: the latest
+        frame that read them all, else each tile as the latest frame that agrees on its count read it
+        (no frame read every tile; the tiles some frames read and others did not are asked about at
+        their places: :meth:`_own_doubts`)."""
         counts = [Counter(s.code for s in frame) for frame in self._window]
         agreed: Counter[str] = Counter()
         for code in set().union(*counts):
@@ -501,10 +596,12 @@ class TileTracker:
                 return None
             agreed[code] = votes[0]
         agreed = +agreed
-        for frame, count in zip(reversed(self._window), reversed(counts)):
+        latest = list(zip(reversed(self._window), reversed(counts)))
+        for frame, count in latest:
             if +count == agreed:
                 return [_Tile(s.code, s.x, s.y, s.confidence) for s in frame]
-        return None
+        return [_Tile(s.code, s.x, s.y, s.confidence) for code, n in agreed.items()
+                for s in next(frame for frame, count in latest if count[code] == n) if s.code == code]
 
     def _question(self, tiles: list[_Tile], frame_id: int) -> list[TileEvent]:
         events = []

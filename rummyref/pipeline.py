@@ -632,13 +632,15 @@ class Recorder:
                                          "melds": [list(m) for m in event.melds], "flagged": event.flagged,
                                          "detail": detail, "evidence": evidence}))
 
-    def propose(self, hand: int, seq: int, prompt: str, choices: Sequence[str], evidence: str | None) -> bool:
+    def propose(self, hand: int, seq: int, prompt: str, choices: Sequence[str], evidence: str | None,
+                picker: str | None = None) -> bool:
         """Ask the players question ``seq`` of hand (or turn) ``hand`` on the dashboard; the answer
-        comes back through :meth:`inbox`."""
+        comes back through :meth:`inbox`. ``picker`` ``tiles``: any tile of the set answers it too."""
         reading = reading_id(hand, seq)
         self._asked[reading] = (hand, seq)
         return bool(self._write("reading_proposed", {"reading": reading, "prompt": prompt[:MAX_TEXT],
-                                                      "choices": list(choices), "evidence": evidence}))
+                                                      "choices": list(choices), "evidence": evidence}
+                                | ({"picker": picker} if picker else {})))
 
     def camera(self, status: Any) -> None:
         """Record a camera status change (``hardware.cameras.CameraStatus``); repeats of a state are skipped."""

@@ -5,7 +5,8 @@ The tile tracker (:class:`engine.tile_tracker.TileTracker`) asks about a tile re
 :func:`ask` stores the still frame as evidence, with every tile read outlined and the place asked
 about drawn as a dashed square labelled with the question's number, and proposes the question
 with its answers (the tiles that fit there, "no tile here", "the table is as read", "none of
-these") through the match record, as the Gin pipeline's questions go
+these"; any other tile of the set from the dashboard's tile picker where the question is about one
+place) through the match record, as the Gin pipeline's questions go
 (:class:`rummyref.pipeline.Recorder`). :func:`settle` hands the players' answers back to the
 tracker; the turn's verdict then comes from :meth:`~engine.tile_tracker.TileTracker.end_turn`.
 
@@ -77,7 +78,8 @@ def ask(recorder: Any, turn: int, events: Sequence[TileEvent], image: np.ndarray
     places = [{"name": f"#{e.seq}", "points": mark(e.position, to_image, tracker.options.tile_cm)}
               for e in questions if e.position is not None]
     evidence = recorder.snapshot(image, read, doubts=places)
-    proposed = sum(recorder.propose(turn, e.seq, question_prompt(e), answers(e), evidence) for e in questions)
+    proposed = sum(recorder.propose(turn, e.seq, question_prompt(e), answers(e), evidence, "tiles" if e.any_tile else None)
+                   for e in questions)
     recorder.notify()
     return proposed
 

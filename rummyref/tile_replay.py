@@ -13,8 +13,8 @@ inverse homography, the reading's confidence). The turns then go through the sam
 
 A reading that is not :attr:`~vision.tiles.reader.TableReading.complete` (signs of a missed
 tile, a hand over the table; an empty table excepted) goes to the tracker with its doubts
-(:func:`doubts`: each at its place on the table where the reader names one that a player can
-answer about, else about the whole table), and the tracker asks the players about them
+(:func:`doubts`: each at its place on the table where the reader gives one as data, else about
+the whole table), and the tracker asks the players about them
 (:class:`~engine.tile_tracker.TileDoubt`); the simulated players answer from the true table
 (:meth:`~engine.simulate_tiles.TileFrame.answer`). Unanswered, a turn ends as a question, never as a
 guess. ``answer=False`` keeps the old way: an incomplete reading's frame goes as not still, so
@@ -23,7 +23,6 @@ the tracker's window starts again. The hands moving between turns are one not-st
 
 from __future__ import annotations
 
-import re
 import time
 from collections import Counter
 from dataclasses import dataclass, replace
@@ -44,40 +43,30 @@ EMPTY_TABLE = "no tile found"
 turn, not a sign of a tile missed (that shows as a patch of face colour left unexplained)."""
 
 
-PLACED_DOUBTS = re.compile(r"one tile's room between|a tile-sized patch of face colour|the tile at .* cannot be read"
-                           r"|the blob at .* cut into 1 tile\(s\)")
-"""The reader's doubts (:attr:`~vision.tiles.reader.TableReading.doubts`, by their words) about one
-place where one tile may lie unread or misread: a gap of one tile's room in a line (its place: midway
-between the tiles named), a patch of face colour, a candidate that cannot be read, a lone tile of
-odd width. The others (a blob cut into several tiles of odd width, a row's end at the frame's edge,
-a non-tile in a row, a row one colour off a combination, a hand) may concern several tiles or none
-in particular: they ask whether the table is as read."""
-_POINT = re.compile(r"\((-?\d+(?:\.\d+)?), (-?\d+(?:\.\d+)?)\)")
-
-
 def doubts(reading: Any, camera: Any) -> tuple[TileDoubt, ...]:
-    """A reading's doubts for the tracker, each at its place on the table (cm) when it is about one
-    (:data:`PLACED_DOUBTS`; the reader names its image points in its words), else about the table.
-    The empty table's "no tile found" is no doubt.
+    """A reading's doubts for the tracker, each at its place on the table (cm) where the reader names
+    one (:class:`~vision.tiles.reader.Doubt`: one place where one tile may lie unread or misread),
+    else about the table. The empty table's "no tile found" is no doubt.
 
     >>> from vision.synth.tile_table import TableCamera
-    >>> from vision.tiles.reader import TableReading
+    >>> from vision.tiles.reader import Doubt, TableReading
     >>> camera = TableCamera.overhead(640, 480)
-    >>> x, y = camera.to_image([(20, 10)])[0]
-    >>> gap = f"one tile's room between the tiles at ({x - 30:.0f}, {y:.0f}) and ({x + 30:.0f}, {y:.0f}) in one line"
-    >>> [(d.x, d.y) for d in doubts(TableReading((), (gap, "a hand covers part of the table")), camera)]
+    >>> gap = Doubt("one tile's room between two tiles in one line", camera.to_image([(20, 10)])[0])
+    >>> [(d.x, d.y) for d in doubts(TableReading((), (gap, Doubt("a hand covers part of the table"))), camera)]
     [(20.0, 10.0), (None, None)]
     """
+    from vision.tiles.reader import doubt_place
+
     if usable(reading):
         return ()
     found = []
     for why in reading.doubts:
-        points = [(float(x), float(y)) for x, y in _POINT.findall(why)]
-        if PLACED_DOUBTS.match(why) and points:
-            x, y = camera.to_table(points).mean(axis=0)
-            found.append(TileDoubt(why, round(float(x), 1), round(float(y), 1)))
+        point = doubt_place(why)
+        if point is not None:
+            x, y = camera.to_table([point])[0]
+            found.append(TileDoubt(str(why), round(float(x), 1), round(float(y), 1)))
         elif why != EMPTY_TABLE:
-            found.append(TileDoubt(why))
+            found.append(TileDoubt(str(why)))
     return tuple(found)
 
 

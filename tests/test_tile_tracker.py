@@ -36,12 +36,21 @@ def test_turns_equal_the_truth_when_questions_are_answered(games):
 def test_a_tile_read_in_some_still_frames_and_not_in_others_is_not_settled_by_the_latest_window():
     """Seed 45 of the simulator: an R1 read in 7 of 11 still frames; a window with it missing 4 times
     had settled the table without it, and the next turn was judged illegal (a wrong verdict)."""
-    t = TileTracker(("Ann", "Ben"), options=TileTrackerOptions(window=6, quorum=4))
-    run = sightings(["R10", "R11", "R12", "R13"])
-    for frame, seen in enumerate([run] * 5 + [run[:3], run, run[:3], run[:3], run[:3]], start=1):
-        t.update(frame, seen, still=True)
-    event = t.end_turn(11)[0]
-    assert event.needs_confirmation and "readings disagree" in event.detail
+    def window(answer: str | None) -> TileTracker:
+        t = TileTracker(("Ann", "Ben"), options=TileTrackerOptions(window=6, quorum=4))
+        run = sightings(["R10", "R11", "R12", "R13"])
+        for frame, seen in enumerate([run] * 5 + [run[:3], run, run[:3], run[:3], run[:3]], start=1):
+            for question in t.update(frame, seen, still=True):      # asked where the readings disagree
+                assert (question.position, question.candidates[0]) == ((19.0, 20.0), "R13")
+                assert "R13 is read here in some still frames and not in others" in question.detail
+                if answer:
+                    t.confirm(question.seq, answer)
+        return t
+
+    event = window(None).end_turn(11)[0]
+    assert event.needs_confirmation and "question about a tile is open" in event.detail
+    assert window("R13").end_turn(11)[0].played == ("R10", "R11", "R12", "R13")
+    assert window(NO_TILE).end_turn(11)[0].played == ("R10", "R11", "R12")
 
 
 def test_unanswered_questions_are_never_committed_as_turns(games):
@@ -59,9 +68,93 @@ def test_tiles_taken_from_the_table_make_an_illegal_turn():
     run = [TileSighting(c, 0.95, 10 + 3 * i, 20) for i, c in enumerate(["B10", "B11", "B12", "B13"])]
     t.update(1, run, still=True)
     assert t.end_turn(1)[0].legal
-    t.update(2, run[:3], still=True)  # Ben takes B13 back to his rack
+    # Ben takes B13 back to his rack: a tile gone from the table may be one the reader missed, so its place
+    # is asked before the engine judges the turn on it
+    [question] = t.update(2, run[:3], still=True)
+    assert question.kind == "doubt" and question.position == (19.0, 20.0) and question.candidates[0] == "B13"
+    assert "B13 lay here" in question.detail
+    t.confirm(question.seq, NO_TILE)
     event = t.end_turn(2)[0]
     assert not event.legal and "B13 was on the table and is missing" in event.violations[0]
+
+
+def test_a_tile_of_the_table_not_read_now_is_asked_at_its_place_and_named_by_the_players():
+    """Seed 1 rendered: the reader lost a row laid earlier (JK R12 Y12) on a textured table, with no
+    doubt of its own there; the table as read was not the table, so the players could only answer
+    "none of these" and the draw stayed a question."""
+    t = TileTracker(("Ann", "Ben"), options=TileTrackerOptions(window=1, quorum=1))
+    t.update(1, sightings(["JK", "R12", "Y12", "B12"]), still=True)
+    assert t.end_turn(1)[0].legal
+    questions = t.update(2, [], still=True, doubts=[TileDoubt("the blob at (278, 27) cut into 3 tile(s)")])
+    assert [(q.position, q.candidates[0]) for q in questions] == [
+        ((10.0, 20.0), "JK"), ((13.0, 20.0), "R12"), ((16.0, 20.0), "Y12"), ((19.0, 20.0), "B12")]
+    for question in questions[:-1]:
+        assert t.confirm(question.seq, question.candidates[0]) == []
+    [whole] = t.confirm(questions[-1].seq, "B12")       # every place answered: then the table as a whole
+    assert whole.position is None and whole.groups == (("JK", "R12", "Y12", "B12"),)
+    t.confirm(whole.seq, AS_READ)
+    assert t.end_turn(2)[0].describe() == "#7 draw Ben"
+
+
+def test_a_readers_doubt_on_the_face_of_a_tile_asked_about_is_settled_by_that_answer():
+    """Seeds 1 and 2 rendered: the reader lost a row and doubted a place between two of its tiles; asked
+    before the tiles' own places, no one tile lay at its mark, so the players could not answer it."""
+    t = TileTracker(("Ann", "Ben"), options=TileTrackerOptions(window=1, quorum=1))
+    t.update(1, sightings(RUN), still=True)
+    assert t.end_turn(1)[0].legal
+    between = TileDoubt("one tile's room between the tiles at (195, 118) and (163, 118) in one line", 14.6, 20.5)
+    questions = t.update(2, [], still=True, doubts=[between])
+    assert [(q.position, q.candidates[0]) for q in questions] == [
+        ((10.0, 20.0), "B10"), ((13.0, 20.0), "B11"), ((16.0, 20.0), "B12"), ((19.0, 20.0), "B13")]
+    assert all(t.confirm(q.seq, q.candidates[0]) == [] for q in questions)
+    assert t.end_turn(2)[0].describe() == "#6 draw Ben"
+
+
+def test_a_window_no_one_frame_of_which_reads_every_tile_settles_on_the_counts_agreed():
+    """Seed 2 rendered: of three still frames one read the table, one missed two rows and one misread a
+    tile; every tile's count had a quorum, yet the turn ended as "not still long enough to read"."""
+    t = TileTracker(("Ann", "Ben"), options=TileTrackerOptions(window=3, quorum=2))
+    run = sightings(RUN)
+    for frame in (1, 2, 3):
+        t.update(frame, run, still=True)
+    assert t.end_turn(3)[0].legal
+    t.update(4, [], still=False)    # Ben's hand over the table
+    misread = [TileSighting("Y10", 0.9, 10.0, 20.0)] + run[1:]
+    questions = [q for frame, seen in enumerate([run, run[2:], misread], start=5) for q in t.update(frame, seen, True)]
+    [question] = questions      # B10: counted on the table by one frame of three, read as Y10 by another
+    assert (question.position, question.candidates[0]) == ((10.0, 20.0), "B10")
+    t.confirm(question.seq, "B10")
+    assert t.end_turn(8)[0].describe() == "#3 draw Ben"
+
+
+def test_a_tile_named_at_a_mark_on_the_face_of_a_tile_read_there_is_that_tile():
+    """Seed 2 rendered: a patch of face colour doubted half over a Y5 read; the players named Y5 (the
+    tile at the mark) and a second Y5 was added: a draw committed as an illegal laying of Y5."""
+    t = TileTracker(("Ann", "Ben"), options=TileTrackerOptions(window=1, quorum=1))
+    group = [TileSighting(code, 0.95, 3.9 + 3 * i, 6.3) for i, code in enumerate(["Y12", "G12", "R12", "B12"])]
+    t.update(1, group, still=True)
+    assert t.end_turn(1)[0].legal
+    [question] = t.update(2, group, still=True, doubts=[TileDoubt("a tile-sized patch of face colour", 4.8, 3.4)])
+    assert question.read is None and question.any_tile
+    assert t.confirm(question.seq, "Y12") == [] and not t.awaits(question.seq)
+    assert t.end_turn(2)[0].describe() == "#3 draw Ben"
+    # a tile named there that is not the tile read beside the mark leaves no room: the question stays open
+    [question] = t.update(3, group, still=True, doubts=[TileDoubt("a tile-sized patch of face colour", 4.8, 3.4)])
+    assert t.confirm(question.seq, "G7") == [] and t.awaits(question.seq)
+    assert t.end_turn(3)[0].needs_confirmation
+
+
+def test_a_tile_read_in_one_still_frame_only_is_asked_at_its_place():
+    """Seed 2 rendered: a Y7 read on the bare table in one of three still frames ended the turn as a
+    question no answer could settle."""
+    t = TileTracker(("Ann", "Ben"), options=TileTrackerOptions(window=3, quorum=2))
+    run = sightings(["R10", "R11", "R12", "R13"])
+    stray = TileSighting("Y7", 0.9, 13.0, 41.0)
+    questions = [q for frame, seen in enumerate([run, run + [stray], run], start=1) for q in t.update(frame, seen, True)]
+    [question] = questions
+    assert (question.position, question.candidates[0], question.read) == ((13.0, 41.0), "Y7", None)
+    t.confirm(question.seq, NO_TILE)
+    assert t.end_turn(4)[0].describe() == "#2 turn Ann R10 R11 R12 R13: legal (opening 46)"
 
 
 def test_a_turn_ending_on_a_moving_table_is_a_question():
@@ -110,7 +203,9 @@ def test_tiles_of_an_unread_turn_taken_back_later_are_asked_not_judged_missing()
     t.end_turn(1)
     t.update(2, sightings(["B1", "B2", "B3"]), still=True)
     t.end_turn(2)  # Ben's turn: asked; the table read now (B1 B2 B3) is the reference, tentatively
-    t.update(3, [], still=True)  # Ann's unread turn was illegal (6 points, no opening): its tiles went back
+    # Ann's unread turn was illegal (6 points, no opening): its tiles went back; the players say so at their places
+    for question in t.update(3, [], still=True):
+        t.confirm(question.seq, NO_TILE)
     ann = t.end_turn(3)[0]
     assert ann.needs_confirmation and "may have been taken back" in ann.detail
     t.update(4, sightings(["Y7", "Y8", "Y9", "Y10", "Y11"]), still=True)
@@ -139,8 +234,10 @@ def test_a_tile_of_the_table_seen_in_some_frames_only_is_asked_not_judged_missin
     t.update(7, run, still=False)
     for frame, seen in enumerate([run[:3], run, run[:3], run[:3], run, run[:3]], start=8):
         t.update(frame, seen, still=True)  # R13 dropped from 4 of 6 readings: the window settles without it
+    [question] = t.events[-1:]  # asked at R13's place; unanswered, the turn stays a question
+    assert question.kind == "doubt" and question.position == (19.0, 20.0) and question.candidates[0] == "R13"
     event = t.end_turn(13)[0]
-    assert event.needs_confirmation and "R13 of the table before is read in some still frames" in event.detail
+    assert event.needs_confirmation and "question about a tile is open" in event.detail
     t.update(14, run, still=False)
     for frame in range(15, 21):
         t.update(frame, run, still=True)  # Ann draws; R13 is read again in every frame
@@ -179,12 +276,18 @@ def test_a_tile_read_where_the_settled_table_has_none_is_asked():
     """Seed 96 at 5x noise: a Y3 dropped in 4 of the 6 still frames settled as absent, and the illegal
     turn was committed as if only two tiles had been laid."""
     game = simulate_tiles(96, noise=FIVE_TIMES_NOISE)
-    committed, _ = track_tiles(game)
+    committed, _ = track_tiles(game, answer=False)
     ann = committed[20]
     assert game.truth[20].key() == ("turn", "Ann", ("B12", "R5", "Y3"), False)
     assert ann.needs_confirmation and ann.player == "Ann"
-    assert "Y3 at (52, 11)" in ann.detail and "where the settled table has no tile" in ann.detail
+    assert "question about a tile is open" in ann.detail
     assert committed[21].needs_confirmation  # the table before Ben's turn is unknown
+    # asked at its place, the players name Y3: the turn is judged as it was
+    committed, asked = track_tiles(game)
+    assert committed[20].key() == game.truth[20].key() and not committed[21].needs_confirmation
+    [(stray, reply)] = [(q, r) for q, r in asked if "is read here in some still frames" in q.detail
+                        and committed[19].seq < q.seq < committed[20].seq]
+    assert abs(stray.position[0] - 52) < 1 and abs(stray.position[1] - 11) < 1 and reply == "Y3"
 
 
 def test_a_table_with_a_tile_more_often_than_the_set_holds_is_asked():
@@ -269,8 +372,11 @@ def test_a_named_tile_stays_named_next_turn_only_where_the_reader_doubts_its_pla
     # Ben draws; B12 is missed again at the same place, with the same doubt: no question, the answer holds
     assert t.update(3, seen, still=True, doubts=[TileDoubt("one tile's room", 16.0, 20.0)]) == []
     assert t.end_turn(3)[0].kind == "draw"
-    # Ann's turn: B12 is missed with no doubt there: the answer does not fill it in, the table lacks it
-    t.update(4, seen, still=True)
+    # Ann's turn: B12 is missed with no doubt of the reader there: the answer does not fill it in, B12 is
+    # asked about again
+    [question] = t.update(4, seen, still=True)
+    assert question.position == (16.1, 19.8) and "B12 lay here" in question.detail
+    t.confirm(question.seq, NO_TILE)
     assert t.end_turn(4)[0].legal is False
 
 

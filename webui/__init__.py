@@ -91,6 +91,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.jinja_env.tests["card"] = cards_view.is_card
     app.jinja_env.tests["tile"] = cards_view.is_tile
     app.jinja_env.filters["answer_words"] = cards_view.answer_words
+    app.jinja_env.globals["tile_rows"] = cards_view.tile_rows
     _register_error_handlers(app)
     return app
 

@@ -156,7 +156,8 @@ def match_state(match_id: str):
         "rebuys_undone": [{"rebuy": r.event_id, "player": r.player} for r in state.rebuys if not r.counted],
         "hands": [{"hand": h.hand_id, "number": h.number, "status": h.status, "result": h.result} for h in state.hands],
         "discards": state.discards, "stock_count": state.stock_count, "turn": state.turn,
-        "pending_readings": [{"reading": r.reading_id, "prompt": r.prompt, "choices": r.choices} for r in state.pending_readings],
+        "pending_readings": [{"reading": r.reading_id, "prompt": r.prompt, "choices": r.choices, "picker": r.picker}
+                             for r in state.pending_readings],
     })
 
 

@@ -16,7 +16,7 @@ import secrets
 import threading
 from typing import Any, Mapping
 
-from engine.cards import CardError, parse_card, parse_cards
+from engine.cards import CardError, parse_card, parse_cards, parse_tile
 from webui import engine_adapter
 from webui.engine_adapter.base import seat_words
 from webui.engine_adapter import tournament as tournament_adapter
@@ -28,6 +28,8 @@ _ID = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
 _SHA = re.compile(r"^[0-9a-f]{64}$")
 MAX_TEXT = 200
 MAX_CHOICES = 7
+PICKERS = ("tiles",)
+"""What a question may offer besides its choices: ``tiles``, any tile of the set (a tile picker)."""
 """The most answers a question offers: six cards and "no card here" (:func:`rummyref.pipeline.reading_choices`)."""
 CAMERA_STATES = ("connecting", "streaming", "lost", "waiting", "ended", "failed", "stopped")
 """The states of ``hardware.cameras.CameraStatus`` (webui imports nothing from hardware)."""
@@ -192,14 +194,24 @@ def check_event(store: EventStore, state: MatchState, kind: str, payload: Any, s
                  f"must be a list of 2 to {MAX_CHOICES} answers")
         choices = [check_text(c, "choices") for c in choices]
         _require(len(set(choices)) == len(choices), "choices", "answers must differ")
+        picker = p.get("picker")
+        _require(picker is None or picker in PICKERS, "picker", f"must be one of {', '.join(PICKERS)} or left out")
         return {"reading": reading, "prompt": check_text(p.get("prompt"), "prompt"), "choices": choices,
-                "evidence": check_snapshot(store, p.get("evidence"))}
+                "evidence": check_snapshot(store, p.get("evidence"))} | ({"picker": picker} if picker else {})
     if kind == "reading_confirmed":
         reading = state.readings.get(p.get("reading"))
         _require(reading is not None, "reading", f"no reading {p.get('reading')!r} in this match")
         _require(reading.answer is None, "reading", f"reading {reading.reading_id!r} was already confirmed as {reading.answer!r}")
-        _require(p.get("choice") in reading.choices, "choice", f"must be one of {', '.join(reading.choices)}")
-        return {"reading": reading.reading_id, "choice": p["choice"]}
+        choice = p.get("choice")
+        if reading.picker == "tiles" and choice not in reading.choices:
+            try:
+                choice = str(parse_tile(str(choice)))
+            except CardError:
+                raise InvalidInput("choice", f"must be one of {', '.join(reading.choices)} or a tile of the set "
+                                             f"(like R7 or JK), got {choice!r}") from None
+        else:
+            _require(choice in reading.choices, "choice", f"must be one of {', '.join(reading.choices)}")
+        return {"reading": reading.reading_id, "choice": choice}
     if kind == "camera":
         _require(p.get("state") in CAMERA_STATES, "state", f"must be one of {', '.join(CAMERA_STATES)}")
         return {"state": p["state"], "camera": check_text(p.get("camera"), "camera"),

@@ -72,6 +72,8 @@ class Reading:
     evidence: str | None
     answer: str | None = None
     answered_by: str | None = None
+    picker: str | None = None
+    """``tiles``: any tile of the set answers it too (:data:`webui.events.PICKERS`)."""
 
 
 @dataclass
@@ -212,7 +214,8 @@ def _rebuy_voided(state: MatchState, event: Event) -> None:
 
 def _reading_proposed(state: MatchState, event: Event) -> None:
     p = event.payload
-    state.readings[p["reading"]] = Reading(p["reading"], p["prompt"], list(p["choices"]), p.get("evidence"))
+    state.readings[p["reading"]] = Reading(p["reading"], p["prompt"], list(p["choices"]), p.get("evidence"),
+                                           picker=p.get("picker"))
 
 
 def _reading_confirmed(state: MatchState, event: Event) -> None:

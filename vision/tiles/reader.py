@@ -77,6 +77,35 @@ class TileObservation:
         return (sum(p[0] for p in self.outline) / 4, sum(p[1] for p in self.outline) / 4)
 
 
+class Doubt(str):
+    """A reason a reading may be incomplete, in words, with the image point it is about (``at``)
+    where it is about one place where one tile may lie unread or misread: a tile that cannot be
+    read, a patch of face colour no tile explains, one tile's room in a line, a lone blob of odd
+    width. Doubts about several tiles or none in particular (a hand, a row at the frame's edge)
+    have none.
+
+    >>> doubt = Doubt("the tile at (10, 20) cannot be read", (10.0, 20.0))
+    >>> doubt, doubt.at, Doubt("a hand covers part of the table").at
+    ('the tile at (10, 20) cannot be read', (10.0, 20.0), None)
+    """
+
+    at: Point | None
+
+    def __new__(cls, why: str, at: Point | None = None) -> "Doubt":
+        doubt = super().__new__(cls, why)
+        doubt.at = None if at is None else (float(at[0]), float(at[1]))
+        return doubt
+
+
+def doubt_place(why: str) -> Point | None:
+    """The image point a doubt of :attr:`TableReading.doubts` is about (:class:`Doubt`), if one.
+
+    >>> doubt_place(Doubt("the tile at (10, 20) cannot be read", (10, 20))), doubt_place("a gap")
+    ((10.0, 20.0), None)
+    """
+    return why.at if isinstance(why, Doubt) else None
+
+
 @dataclass(frozen=True)
 class TableReading:
     """Everything read in one frame: the tiles (row by row, in reading order) and the rows
@@ -87,7 +116,8 @@ class TableReading:
     face colour left unexplained, a blob cut into tiles of the wrong width, a tile in a row that
     could not be read, a tile at the frame's edge, a hand over the table) are listed here, with
     one sign of a misread tile (a row that is a combination but for one tile's colour), and a
-    caller must ask the players rather than judge.
+    caller must ask the players rather than judge. Each is a :class:`Doubt`, with its place where it
+    has one.
 
     >>> TableReading((), ("a gap",)).complete, TableReading(()).to_json()
     (False, {'tiles': [], 'groups': [], 'doubts': []})
@@ -301,9 +331,9 @@ class TileReader:
         options = [blob.cut(n) for blob in layout.blobs for n in _counts(blob, shared)]
         cut = [c for option in options for c in option][:2 * self.options.max_tiles]
         if not cut:
-            return TableReading((), tuple(f"a tile-sized patch of face colour at ({x:.0f}, {y:.0f}) is no tile found"
-                                          for x, y in layout.unexplained) + ("no tile found",))
-        doubts: list[str] = []
+            return TableReading((), tuple(Doubt(f"a tile-sized patch of face colour at ({x:.0f}, {y:.0f}) is no tile found",
+                                                (x, y)) for x, y in layout.unexplained) + (Doubt("no tile found"),))
+        doubts: list[Doubt] = []
         unreadable: list[Placed] = []       # candidates that may be tiles the classifier could not read
         dropped: list[Placed] = []          # ... and all candidates it did not read
         patches = np.empty((2 * len(cut), PATCH_HEIGHT, PATCH_WIDTH, 3), np.uint8)
@@ -338,7 +368,7 @@ class TileReader:
         second_look = {blob.number for blob in layout.blobs if blob.second_look}
         pairs = all_probs.reshape(-1, 2, all_probs.shape[1])
         as_tile = (pairs[:, :, :upside].max(axis=2) > np.maximum(pairs[:, :, none], self.options.min_confidence)).any(axis=1)
-        blank_blobs: list[tuple[list[TileCandidate], str]] = []   # doubts that go where the blob is plain table
+        blank_blobs: list[tuple[list[TileCandidate], Doubt]] = []   # doubts that go where the blob is plain table
         for _, a, b in rows_kept:
             pitch = cut[a].width / cut[a].height
             # A row of tiles as wide as the frame's other rows', each read as a tile one way up, is
@@ -347,7 +377,8 @@ class TileReader:
                      and bool(as_tile[a:b].all()))
             if abs(pitch / layout.aspect - 1) > self.options.pitch_tolerance and not usual and not (
                     cut[a].row in blank and cut[a].row in second_look):     # a wrong count, or part of a tile
-                doubt = f"the blob at ({cut[a].x:.0f}, {cut[a].y:.0f}) cut into {b - a} tile(s) of unusual width"
+                doubt = Doubt(f"the blob at ({cut[a].x:.0f}, {cut[a].y:.0f}) cut into {b - a} tile(s) of unusual width",
+                              (cut[a].x, cut[a].y) if b - a == 1 else None)    # a lone tile's place, or a row
                 if pairs[a:b, :, none].min() >= self.options.bare:
                     blank_blobs.append((cut[a:b], doubt))
                 else:
@@ -360,13 +391,14 @@ class TileReader:
         for members in groups:
             for i in row_ends_at_frame(frame, [placed[i] for i in members]):
                 if candidates[members[i]].row not in blank:     # the rest of its row may lie beyond the frame
-                    doubts.append(f"the tile at ({placed[members[i]].x:.0f}, {placed[members[i]].y:.0f}) "
-                                  f"touches the frame's edge")
+                    doubts.append(Doubt(f"the tile at ({placed[members[i]].x:.0f}, {placed[members[i]].y:.0f}) "
+                                        f"touches the frame's edge"))
         # One tile's room between two rows in one line may hold a tile the finder missed: a doubt
         # unless a tile is found there or the room is bare table (as a patch no tile explains is).
-        rooms = [(((placed[i].x + placed[j].x) / 2, (placed[i].y + placed[j].y) / 2),
-                  f"one tile's room between the tiles at ({placed[i].x:.0f}, {placed[i].y:.0f}) and "
-                  f"({placed[j].x:.0f}, {placed[j].y:.0f}) in one line") for i, j in gaps(placed, groups)]
+        rooms = [(point, Doubt(f"one tile's room between the tiles at ({placed[i].x:.0f}, {placed[i].y:.0f}) and "
+                               f"({placed[j].x:.0f}, {placed[j].y:.0f}) in one line", point))
+                 for i, j in gaps(placed, groups)
+                 for point in [((placed[i].x + placed[j].x) / 2, (placed[i].y + placed[j].y) / 2)]]
         for row, members in enumerate(groups):
             # One way up for the whole row: the way its tiles read best together.
             ref = placed[members[0]].angle
@@ -396,8 +428,8 @@ class TileReader:
                 rows[-1].append((by_index[i], CLASS_CODES[self._classes[best]], float(p[best])))
             kept = [k for k, r in enumerate(read) if r]
             if kept and not all(read[kept[0]:kept[-1] + 1]):
-                doubts.append(f"a row at ({placed[members[0]].x:.0f}, {placed[members[0]].y:.0f}) has a tile that is "
-                              f"not one between tiles")
+                doubts.append(Doubt(f"a row at ({placed[members[0]].x:.0f}, {placed[members[0]].y:.0f}) has a tile that "
+                                    f"is not one between tiles"))
         # Look again where a tile may have been missed: beyond the ends of each row, and at the
         # patches of face colour no tile explains; a tile read there surely is found, and the
         # doubts it answers go.
@@ -423,14 +455,14 @@ class TileReader:
             around.plain(Placed(c.x, c.y, c.angle, c.width, c.height)) for c in cuts)]
         rows += [[hit] for hit in looked]
         found += [tile for tile, _, _ in looked]
-        doubts += [f"the tile at ({tile.x:.0f}, {tile.y:.0f}) cannot be read" for tile in unreadable
+        doubts += [Doubt(f"the tile at ({tile.x:.0f}, {tile.y:.0f}) cannot be read", (tile.x, tile.y)) for tile in unreadable
                    if not _answered((tile.x, tile.y), found)]
-        doubts += [f"a tile-sized patch of face colour at ({x:.0f}, {y:.0f}) is no tile {how}"
+        doubts += [Doubt(f"a tile-sized patch of face colour at ({x:.0f}, {y:.0f}) is no tile {how}", (x, y))
                    for (x, y), how in patches if not _answered((x, y), found) and (x, y) not in bare]
         doubts += [doubt for point, doubt in rooms if not _answered(point, found) and point not in bare]
         # A colour misread (the classifier's surest mistakes) turns a run or group of the table into
         # no combination: a row that is one but for a single tile's colour is asked about.
-        doubts += [f"the row at ({row[0][0].x:.0f}, {row[0][0].y:.0f}) is a combination but for one tile's colour"
+        doubts += [Doubt(f"the row at ({row[0][0].x:.0f}, {row[0][0].y:.0f}) is a combination but for one tile's colour")
                    for row in rows if _odd_colour([code for _, code, _ in row])]
         observations = [TileObservation(code, confidence, outline(tile), number)
                         for number, row in enumerate(rows) for tile, code, confidence in row]
@@ -438,11 +470,11 @@ class TileReader:
         # as tiles are no hand (faces in warm light are skin-coloured; a light hand may pass as face),
         # nor is glare on a wooden table (skin-coloured, but soft-edged and showing the grain).
         if hand_share(frame, ignore=[np.array(o.outline) for o in observations], glare=True) > RESTING_HAND_SHARE:
-            doubts.append("a hand covers part of the table")
+            doubts.append(Doubt("a hand covers part of the table"))
         if not observations:
             if layout.contrast_only:    # light patches of the table's grain, nothing to tell from an empty table
-                return TableReading((), ("no tile found",))
-            doubts.append("no tile found")
+                return TableReading((), (Doubt("no tile found"),))
+            doubts.append(Doubt("no tile found"))
         return TableReading(_renumber(observations), tuple(doubts))
 
 
