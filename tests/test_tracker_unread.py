@@ -292,11 +292,9 @@ def test_a_knockers_set_with_a_card_hidden_inside_the_fan_asks_between_the_wide_
     assert layout.cards == ("AS", "2S", "2C") and not any(e.kind == "irregularity" for e in tracker.events)
 
 
-def test_an_opponent_a_card_short_asks_for_a_layoff_at_an_end_of_the_knockers_meld():
-    """Seed 5: Ann lays off 3H and 4H before Ben's run 5H..10H; 3H is never read, so her layout and layoffs
-    hold 9 cards and the hand ended waiting. Her own groups are melds; once her cards have lain a card short
-    for longer than a pause between moves, the tracker asks at the ends of the knocker's melds that a card
-    not seen anywhere would extend, and her answer ends the hand."""
+def seed_5_laid_out() -> tuple[GinTracker, list[Sighting], list[Sighting], object, float]:
+    """Seed 5: Ben knocked and laid 4S 4D 4C, 5H..10H and 2H; Ann's own melds QS QD QC, AC 2C 3C and her
+    deadwood 2D 2S as read (her layoffs 3H 4H before his run are up to each test)."""
     tracker = GinTracker(("Ann", "Ben"), dealer="Ann", zones=ZONES, options=TrackerOptions(window=2, quorum=2))
     ann, ben = ZONES.seat_zone(0), ZONES.seat_zone(1)
     y, by = ann.rect[1] + 6.5, ben.rect[1] + 6.5
@@ -308,6 +306,15 @@ def test_an_opponent_a_card_short_asks_for_a_layoff_at_an_end_of_the_knockers_me
     anns = [Sighting(code, 0.95, x, y, ann.name) for code, x in
             (("QS", 5), ("QD", 7), ("QC", 9), ("AC", 25), ("2C", 27), ("3C", 29))]
     anns += [Sighting("2D", 0.95, 4, y + 9.7, ann.name), Sighting("2S", 0.95, 12, y + 9.7, ann.name)]
+    return tracker, bens, anns, ben, by
+
+
+def test_an_opponent_a_card_short_asks_for_a_layoff_at_an_end_of_the_knockers_meld():
+    """Seed 5: Ann lays off 3H and 4H before Ben's run 5H..10H; 3H is never read, so her layout and layoffs
+    hold 9 cards and the hand ended waiting. Her own groups are melds; once her cards have lain a card short
+    for longer than a pause between moves, the tracker asks at the ends of the knocker's melds that a card
+    not seen anywhere would extend, and her answer ends the hand."""
+    tracker, bens, anns, ben, by = seed_5_laid_out()
     layoff = [Sighting("4H", 0.95, 23, by, ben.name)]
     assert still(tracker, 3, bens + anns + layoff) == []  # she may lay off another card: a pause is no question
     asked = still(tracker, 5, bens + anns + layoff, frames=LAID_OUT_FRAMES)
@@ -349,17 +356,7 @@ def test_an_opponent_a_card_short_asks_between_a_layoff_read_and_the_knockers_me
     9H, under her hand, is read no more; so Ben's area reads 3H 5H 6H 7H 8H 10H, no meld that one card would
     make. Once her cards have lain a card short for a while, the tracker puts the run's unread cards back
     where they were laid and asks between 3H and 5H, offering 4H."""
-    tracker = GinTracker(("Ann", "Ben"), dealer="Ann", zones=ZONES, options=TrackerOptions(window=2, quorum=2))
-    ann, ben = ZONES.seat_zone(0), ZONES.seat_zone(1)
-    y, by = ann.rect[1] + 6.5, ben.rect[1] + 6.5
-    run = [Sighting(code, 0.95, x, by, ben.name) for code, x in
-           (("5H", 25), ("6H", 27), ("7H", 29), ("8H", 31), ("9H", 33), ("10H", 35))]
-    bens = run + [Sighting(code, 0.95, x, by, ben.name) for code, x in (("4S", 5), ("4D", 7), ("4C", 9))]
-    bens.append(Sighting("2H", 0.95, 4, by + 9.7, ben.name))
-    assert [e.kind for e in still(tracker, 1, bens)] == ["knock", "layout"]
-    anns = [Sighting(code, 0.95, x, y, ann.name) for code, x in
-            (("QS", 5), ("QD", 7), ("QC", 9), ("AC", 25), ("2C", 27), ("3C", 29))]
-    anns += [Sighting("2D", 0.95, 4, y + 9.7, ann.name), Sighting("2S", 0.95, 12, y + 9.7, ann.name)]
+    tracker, bens, anns, ben, by = seed_5_laid_out()
     now = [s for s in bens if s.code != "9H"] + [Sighting("3H", 0.95, 21, by, ben.name)]
     asked = still(tracker, 3, now + anns, frames=LAID_OUT_FRAMES + 2)
     assert [q.kind for q in asked] == ["reading"]
