@@ -1001,12 +1001,12 @@ class GinTracker:
         as cards not seen elsewhere, would make the group a meld (the less sure of the two), with what it
         would be. A misread keeps the rank or the suit, so only such cards are tried."""
         unseen = self._unseen(reading)
-        alike = lambda code: [c for c in ALL_CARDS if str(c) in unseen  # noqa: E731
-                              and (c.rank == parse_card(code).rank or c.suit == parse_card(code).suit)]
+        alike = {code: [c for c in ALL_CARDS if str(c) in unseen and (c.rank == read.rank or c.suit == read.suit)]
+                 for code, read in ((code, parse_card(code)) for code in doubtful)}
         suspects = []
         for pair in itertools.combinations(doubtful, 2):
             rest = [parse_card(c) for c in group if c not in pair]
-            both = [(a, b) for a in alike(pair[0]) for b in alike(pair[1]) if a != b and _is_meld(rest + [a, b], self.mrules)]
+            both = [(a, b) for a in alike[pair[0]] for b in alike[pair[1]] if a != b and _is_meld(rest + [a, b], self.mrules)]
             if both:
                 which = min((0, 1), key=lambda k: cards[pair[k]].confidence)
                 fits = tuple(dict.fromkeys(str(cards_as[which]) for cards_as in both))

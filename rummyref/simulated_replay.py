@@ -155,11 +155,30 @@ def replay_gin_hand(hand: SimulatedHand, recognizer: Any, zones: ZoneMap, size: 
     return replayed
 
 
+class _Recording:
+    """Readings kept in a pickle file beside ``path``, whose name carries a digest of the code they
+    depend on (``code``: patterns as :data:`READER_CODE`), so that readings made by other code are not
+    reused."""
+
+    def __init__(self, path: Path, code: Iterable[str]) -> None:
+        path = Path(path)
+        self.path = path.with_name(f"{path.stem}-{_code_digest(code)}{path.suffix}")
+        self.readings: dict[Any, Any] = pickle.loads(self.path.read_bytes()) if self.path.exists() else {}
+        self.new = 0
+
+    def save(self) -> None:
+        """Write the readings (when any are new)."""
+        if self.new:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.path.write_bytes(pickle.dumps(self.readings))
+            self.new = 0
+
+
 class NotRead(LookupError):
     """A :class:`ReadingLog` holds no reading of a frame read as asked."""
 
 
-class ReadingLog:
+class ReadingLog(_Recording):
     """What the table reader made of each frame of one rendered hand, kept in a file so that a change
     of the tracker is measured again without rendering or reading. The reader keeps state from frame to
     frame (the discard pile's look, :class:`~rummyref.pipeline.PileWatch`), and which still frames it
@@ -173,7 +192,7 @@ class ReadingLog:
     ...     def read(self, frame_id, image, wanted=True):
     ...         return FrameReading(frame_id, (), (), True, "calibrated", recognized=wanted)
     >>> import tempfile
-    >>> path = Path(tempfile.mkdtemp()) / "7.readings"
+    >>> path = Path(tempfile.mkdtemp()) / "7.readings.pkl"
     >>> log = ReadingLog(path)
     >>> first = log.reader(Reader())
     >>> [first.read(k, None, wanted).recognized for k, wanted in ((1, True), (2, False))], first.recognized
@@ -186,20 +205,11 @@ class ReadingLog:
     """
 
     def __init__(self, path: Path) -> None:
-        self.path = Path(path).with_name(f"{Path(path).name}-{_code_digest(READER_CODE)}.pkl")
-        self.readings: dict[tuple[int, str], Any] = pickle.loads(self.path.read_bytes()) if self.path.exists() else {}
-        self.new = 0
+        super().__init__(path, READER_CODE)
 
     def reader(self, table_reader: Any = None) -> "_LoggedReader":
         """A reader for one pass over the hand: from the log, else (if given) ``table_reader``, logged."""
         return _LoggedReader(self, table_reader)
-
-    def save(self) -> None:
-        """Write the readings (when any are new)."""
-        if self.new:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self.path.write_bytes(pickle.dumps(self.readings))
-            self.new = 0
 
 
 class _LoggedReader:
@@ -279,7 +289,7 @@ def replay_rendered(hand: SimulatedHand, images: list[np.ndarray] | None, reader
                       frames=len(images), recognized=reader.recognized, seconds=seconds)
 
 
-class RecordedRecognizer:
+class RecordedRecognizer(_Recording):
     """A recognizer whose readings are kept in a file, keyed by the frame's content: rendering is
     deterministic, so replaying the same hands again (to try a change of the table reader or the
     tracker) recognizes only frames it has not read before. The file belongs to one set of models,
@@ -302,10 +312,8 @@ class RecordedRecognizer:
     """
 
     def __init__(self, recognizer: Any, path: Path) -> None:
+        super().__init__(path, RECOGNIZER_CODE)
         self.recognizer = recognizer
-        self.path = Path(path).with_name(f"{Path(path).stem}-{_code_digest(RECOGNIZER_CODE)}{Path(path).suffix}")
-        self.readings: dict[str, list] = pickle.loads(self.path.read_bytes()) if self.path.exists() else {}
-        self.new = 0
 
     def recognize(self, frame: np.ndarray, card_diagonal: Any = None) -> list:
         key = hashlib.blake2b(frame.tobytes(), digest_size=16).hexdigest()
@@ -313,13 +321,6 @@ class RecordedRecognizer:
             self.readings[key] = self.recognizer.recognize(frame, card_diagonal)
             self.new += 1
         return list(self.readings[key])
-
-    def save(self) -> None:
-        """Write the readings (when any are new)."""
-        if self.new:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self.path.write_bytes(pickle.dumps(self.readings))
-            self.new = 0
 
 
 def replay_gin(seeds: Iterable[int], size: tuple[int, int] = (1280, 720), answer: bool = False, threads: int = 1,
@@ -340,7 +341,7 @@ def replay_gin(seeds: Iterable[int], size: tuple[int, int] = (1280, 720), answer
         hand = simulate_hand(seed, zones=zones, players=PLAYERS)
         progress(f"hand {number} (seed {seed}, {hand.outcome}, {len(hand.frames)} frames): rendering and reading")
         reading = recognizer if record is None else RecordedRecognizer(recognizer, Path(record) / f"{seed}.pkl")
-        readings = None if record is None else Path(record) / f"{seed}.readings"
+        readings = None if record is None else Path(record) / f"{seed}.readings.pkl"
         replayed = replay_gin_hand(hand, reading, zones, size, answer, design, readings)
         if record is not None:
             reading.save()
