@@ -35,7 +35,7 @@ from engine.rules import GinRules
 from engine.tracker import BACK, LAID_OUT_FRAMES, NOTHING, PLACE_QUESTION, QUESTION_KINDS, Event, Sighting, hand_score
 from engine.zones import CARD_HEIGHT_CM, CARD_WIDTH_CM, ZoneMap, default_zones
 
-_CARD_CODE = re.compile(r"\b(?:10|[2-9AJQK])[SHDC]\b")
+_CARD_CODE = re.compile(r"\b(?:(?:10|[2-9AJQK])[SHDC]|JK)\b")
 FAN_STEP_CM = 2.0
 """How far apart the cards of a fanned meld lie: only their index corners show."""
 MELD_GAP_CM = 8.0
@@ -98,6 +98,9 @@ class SimFrame:
     move: str | None = None
     """What the players saw happen in the action this frame belongs to, in the words of a move
     question's answers (``'Ann took 7H'``); None where the simulator does not say."""
+    turn: tuple[str, ...] = ()
+    """The moves of the player to move so far this turn, as the players saw them (a draw from the stock
+    too, which changes nothing the camera sees of the table)."""
 
     def answer(self, question: Event) -> str | None:
         """What a player looking at the table answers: the card at the place the question points at.
@@ -152,9 +155,18 @@ class SimFrame:
     def answer_move(self, question: Event) -> str | None:
         """What the players answer when asked which move a card on the pile was: the move they saw,
         if the question offers it; that nothing moved, if the move they saw was another player's.
-        None (no answer) when they cannot tell which of the offered answers it was."""
+        Asked how a player drew before a discard, the move of this turn they saw. None (no answer)
+        when they cannot tell which of the offered answers it was.
+
+        >>> frame = SimFrame(1, (), True, (), move="Ben discarded 9H", turn=("Ben took 7S", "Ben discarded 9H"))
+        >>> frame.answer_move(Event(1, "move", 1, "Ben", candidates=("Ben took 7S", "Ben drew from the stock")))
+        'Ben took 7S'
+        """
         if self.move in question.candidates:
             return self.move
+        seen = [move for move in self.turn if move in question.candidates]
+        if seen:
+            return seen[-1]
         nothing = [c for c in question.candidates if not c.startswith(f"{question.player} ")]
         if self.move is not None and not self.move.startswith(f"{question.player} ") and len(nothing) == 1:
             return nothing[0]
@@ -210,6 +222,8 @@ class Camera:
         self.rng, self.noise, self.pace = rng, noise, pace
         self.frames: list[SimFrame] = []
         self.move: str | None = None
+        self.turn: tuple[str, ...] = ()
+        """The moves of the player to move so far (:attr:`SimFrame.turn`); the game starts each turn anew."""
 
     def action(self, table: dict[str, Placed], zone: str, move: str | None = None) -> int:
         """A hand reaches over ``zone`` (its cards are hidden), then the table lies still; ``move``
@@ -217,6 +231,7 @@ class Camera:
 
         Returns the id of the first still frame, where the change can first be seen."""
         self.move = move
+        self.turn += (move,) if move else ()
         placed = tuple(table.values())
         for _ in range(self.rng.randint(*self.pace.moving)):
             visible = [p for p in placed if not (p.zone == zone and self.rng.random() < 0.7)]
@@ -257,7 +272,7 @@ class Camera:
                 code = str(rng.choice(ALL_CARDS))
             x, y = p.x + rng.gauss(0, n.jitter_cm), p.y + rng.gauss(0, n.jitter_cm)
             sightings.append(Sighting(code, round(confidence, 3), x, y, p.zone, candidates))
-        self.frames.append(SimFrame(len(self.frames), tuple(sightings), still, placed, self.move))
+        self.frames.append(SimFrame(len(self.frames), tuple(sightings), still, placed, self.move, self.turn))
 
 
 def _lookalike(card: Card, rng: random.Random) -> str:

@@ -22,10 +22,10 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, replace
 
-from engine.simulate import FAN_STEP_CM, Camera, Noise, Pace, Placed, SimFrame, feed
+from engine.simulate import FAN_STEP_CM, SHOW_DOWN_HOLD, Camera, Noise, Pace, Placed, SimFrame, feed
 from engine.tracker import BACK, Event
 from engine.wiener import Round, WienerError, WienerRules, arrange, best_discard, knock_legal, min_deadwood, settle_round
-from engine.wiener_tracker import discarded, knocked, took
+from engine.wiener_tracker import discarded, drew, knocked, took
 from engine.zones import CARD_HEIGHT_CM, CARD_WIDTH_CM, Zone, ZoneMap, default_zones
 
 NAMES = ("Ann", "Ben", "Cleo", "Dan", "Eve", "Finn")
@@ -102,6 +102,7 @@ def simulate_wiener(seed: int, players: int = 4, rules: WienerRules = WienerRule
         seat = game.current
         hand = game.hands[seat]
         taken = None
+        camera.turn = ()
         if not first:
             top = game.discard_pile[-1] if game.discard_pile else None
             better = top is not None and _deadwood_with(hand, top) < min_deadwood(hand)
@@ -115,6 +116,7 @@ def simulate_wiener(seed: int, players: int = 4, rules: WienerRules = WienerRule
                 game.draw_stock()
                 if game.reshuffles > rebuilt:
                     del pile[:-1]  # the pile but its top card became the new stock (001)
+                camera.turn += (drew(names[seat]),)
                 record("stock_draw", -1, seat, stock=stock_left(), inferred=True)
         choice = [c for c in best_discard(hand).discards if c != taken] or [c for c in hand if c != taken]
         card = choice[0]
@@ -156,6 +158,7 @@ def simulate_wiener(seed: int, players: int = 4, rules: WienerRules = WienerRule
         melds = tuple(tuple(str(c) for c in m.pieces) for m in knocker_melds) if seat == knocker else ()
         loose = arrange(game.hands[seat]).deadwood_cards if seat == knocker else game.hands[seat]
         layouts.append(Event(0, "layout", frame, names[seat], cards=tuple(str(c) for c in loose), melds=melds))
+    camera.hold(SHOW_DOWN_HOLD)  # the players look at the table: time to ask about a card the camera cannot see
     # the tracker reports the layouts by seat, once the last one is down
     truth += [replace(e, frame_id=frame) for e in sorted(layouts, key=lambda e: names.index(e.player))]
     result = settle_round(game.hands, knocker, rules, knocker_melds=[m.pieces for m in knocker_melds])

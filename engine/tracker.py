@@ -401,6 +401,9 @@ class GinTracker:
         if answer == UNREAD:
             raise TrackerError(f"event #{seq} asks which card lies there: {UNREAD} is no answer")
         zone, read, x, y, doubtful = self._pending.pop(seq)
+        # A later answer about a reading at a place replaces an earlier one (a place asked about again).
+        self._overrides = [o for o in self._overrides if not (o.zone == zone and o.read == read
+                                                              and math.dist((o.x, o.y), (x, y)) <= self.options.confirm_radius_cm)]
         self._overrides.append(_Override(zone, read, x, y, answer, doubtful, self._still_period))
         if seq in self._gaps and answer not in (BACK, NOTHING):
             self._named.append((zone, answer, x, y))
@@ -647,6 +650,8 @@ class GinTracker:
                 twice = len(seen) > self.decks
                 if not doubtful and not twice:
                     continue
+                if not twice and self._confirmed(zone, card):
+                    continue  # the players said so (readings of it a little off the place they answered stay unsure)
                 others = [(z, c) for z, c in seen if (z, c) != (zone, card) and not self._confirmed(z, c)]
                 if twice and not doubtful and any(c.confidence < self.options.min_confidence for _, c in others):
                     continue  # a doubtful reading of the card is asked about first: its answer may settle it
@@ -756,7 +761,7 @@ class GinTracker:
 
     def _confirmed(self, zone: str, card: _Card) -> bool:
         """The players have confirmed that this reading is right."""
-        return any(o.zone == zone and o.card == o.read == card.code
+        return any(o.zone == zone and o.card == o.read == self._copy_of(card.code)
                    and math.dist((o.x, o.y), (card.x, card.y)) <= self.options.confirm_radius_cm
                    for o in self._overrides)
 
@@ -977,40 +982,50 @@ class GinTracker:
         zone = self.seat_zones[seat]
         events = []
         for group in self._group(cards):
-            if len(group) < 3 or any(c in (BACK, UNREAD) or c.endswith(_TWICE) for c in group) \
-                    or _is_meld([parse_card(c) for c in group], self.mrules):
+            if len(group) < 3 or any(cards[c].code in (BACK, UNREAD) or (c.endswith(_TWICE) and self.decks == 1) for c in group):
                 continue
-            doubtful = [code for code in group if not self._confirmed(zone, cards[code])]
+            codes = {key: self._copy_of(key) for key in group}
+            if self._legal_meld(list(codes.values())):
+                continue
+            doubtful = [key for key in group if not self._confirmed(zone, cards[key])]
             suspects = []
-            for code in doubtful:
-                fits = self._completions([parse_card(c) for c in group if c != code], reading)
+            for key in doubtful:
+                fits = self._completions([parse_card(codes[k]) for k in group if k != key], reading)
                 if fits:
-                    suspects.append((cards[code].confidence, code, _likely_misreads(code, fits)))
+                    suspects.append((cards[key].confidence, key, _likely_misreads(codes[key], fits)))
             also = ""
             if not suspects:
-                suspects, also = self._misread_pairs(group, doubtful, cards, reading), ", with one more card read otherwise,"
+                suspects, also = self._misread_pairs(codes, doubtful, cards, reading), ", with one more card read otherwise,"
             if suspects:
-                _, code, fits = min(suspects)
-                events += self._ask(zone, replace(cards[code], candidates=fits), frame_id,
-                                    f"{' '.join(group)} is no meld; {' or '.join(fits)} in place of {code}{also} would make it one")
+                _, key, fits = min(suspects)
+                events += self._ask(zone, replace(cards[key], code=codes[key], candidates=fits), frame_id,
+                                    f"{' '.join(codes.values())} is no meld; {' or '.join(fits)} in place of {codes[key]}{also} "
+                                    "would make it one")
         return events
 
-    def _misread_pairs(self, group: tuple[str, ...], doubtful: list[str], cards: dict[str, _Card],
+    def _legal_meld(self, codes: list[str]) -> bool:
+        """The cards ``codes`` make a legal meld of this game (Gin: :class:`engine.melds.Meld`)."""
+        return _is_meld([parse_card(c) for c in codes], self.mrules)
+
+    def _misread_pairs(self, group: dict[str, str], doubtful: list[str], cards: dict[str, _Card],
                        reading: dict[str, dict[str, _Card]]) -> list[tuple[float, str, tuple[str, ...]]]:
-        """For a group no one misread card explains: each card of a pair of doubtful ones that, both read
-        as cards not seen elsewhere, would make the group a meld (the less sure of the two), with what it
-        would be. A misread keeps the rank or the suit, so only such cards are tried."""
+        """For a group (reading key -> card code) no one misread card explains: each card of a pair of
+        doubtful ones that, both read as cards not seen elsewhere, would make the group a meld (the less
+        sure of the two), with what it would be. A misread keeps the rank or the suit, so only such cards
+        are tried."""
         unseen = self._unseen(reading)
-        alike = {code: [c for c in ALL_CARDS if str(c) in unseen and (c.rank == read.rank or c.suit == read.suit)]
-                 for code, read in ((code, parse_card(code)) for code in doubtful)}
+        reads = {key: parse_card(group[key]) for key in doubtful}
+        alike = {key: [c for c in ALL_CARDS if str(c) in unseen and isinstance(read, Card)
+                       and (c.rank == read.rank or c.suit == read.suit)] for key, read in reads.items()}
         suspects = []
         for pair in itertools.combinations(doubtful, 2):
-            rest = [parse_card(c) for c in group if c not in pair]
-            both = [(a, b) for a in alike[pair[0]] for b in alike[pair[1]] if a != b and _is_meld(rest + [a, b], self.mrules)]
+            rest = [code for key, code in group.items() if key not in pair]
+            both = [(a, b) for a in alike[pair[0]] for b in alike[pair[1]]
+                    if a != b and self._legal_meld(rest + [str(a), str(b)])]
             if both:
                 which = min((0, 1), key=lambda k: cards[pair[k]].confidence)
                 fits = tuple(dict.fromkeys(str(cards_as[which]) for cards_as in both))
-                suspects.append((cards[pair[which]].confidence, pair[which], _likely_misreads(pair[which], fits)))
+                suspects.append((cards[pair[which]].confidence, pair[which], _likely_misreads(group[pair[which]], fits)))
         return suspects
 
     def _gap_questions(self, seat: int, reading: dict[str, dict[str, _Card]], frame_id: int,
@@ -1325,7 +1340,8 @@ def _likely_misreads(read: str, fits: Sequence[str]) -> tuple[str, ...]:
     ('9S', '8C', '4D')
     """
     read_card = parse_card(read)
-    likely = sorted(fits, key=lambda c: (parse_card(c).rank != read_card.rank, parse_card(c).suit != read_card.suit, _order(c)))
+    same = lambda c, what: getattr(parse_card(c), what, None) == getattr(read_card, what, None)  # noqa: E731 (a joker has no rank)
+    likely = sorted(fits, key=lambda c: (not same(c, "rank"), not same(c, "suit"), _order(c)))
     return tuple(likely[:CHOICES - 1])
 
 

@@ -179,8 +179,16 @@ class WienerFilm:
             FilmRecording.path(self.record, game.seed, len(game.players), self.max_frames, self.read_from)
         if path is not None and path.is_file():
             truth = {frame.frame_id: frame for frame in shown}
+            last = None
             for reading in FilmRecording.load(path).frames(tracker, self.counts):
+                last = reading
                 yield replace(truth[reading.frame_id], sightings=reading.sightings, still=reading.still)
+            # A round recorded before the players held the final table longer: the table lies as it was
+            # last read, so its frames lend that reading (as a still frame the recording left unread does).
+            for frame in shown:
+                if last is not None and frame.frame_id > last.frame_id and last.still and tracker.needs_frames:
+                    self.counts.borrowed += 1
+                    yield replace(frame, sightings=last.sightings, still=True)
             return
         recording = FilmRecording()
         table_cm = (game.zones.width, game.zones.height)
