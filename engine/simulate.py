@@ -33,11 +33,9 @@ from engine.match import HandScore
 from engine.melds import Arrangement, Meld, MeldRules, solver
 from engine.rules import GinRules
 from engine.tracker import BACK, LAID_OUT_FRAMES, NOTHING, PLACE_QUESTION, QUESTION_KINDS, Event, Sighting, hand_score
-from engine.zones import CARD_HEIGHT_CM, CARD_WIDTH_CM, ZoneMap, default_zones
+from engine.zones import CARD_HEIGHT_CM, CARD_WIDTH_CM, FAN_STEP_CM, ZoneMap, default_zones
 
 _CARD_CODE = re.compile(r"\b(?:(?:10|[2-9AJQK])[SHDC]|JK)\b")
-FAN_STEP_CM = 2.0
-"""How far apart the cards of a fanned meld lie: only their index corners show."""
 MELD_GAP_CM = 8.0
 """Free space between two melds' outermost possible layoffs."""
 SHOW_DOWN_HOLD = 2 * LAID_OUT_FRAMES

@@ -480,8 +480,8 @@ class GinTracker:
             elif len(seen) > self.options.window - self.options.quorum:
                 return None
         for zone, code, x, y in self._named:  # named at a place where the camera sees no card
-            if not any(code in cards for cards in reading.values()):
-                reading[zone][code] = _Card(code, x, y, 1.0, ())
+            if sum(self._copy_of(key) == code for cards in reading.values() for key in cards) < self.decks:
+                reading[zone][code + _TWICE * (code in reading[zone])] = _Card(code, x, y, 1.0, ())
         return reading
 
     def _votes(self) -> dict[tuple[str, str], list[Sighting]]:

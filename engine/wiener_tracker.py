@@ -51,7 +51,7 @@ from engine.cards import ALL_CARDS, JOKER, parse_card
 from engine.tracker import _TWICE, BACK, LAID_OUT_FRAMES, NOTHING, PLACE_QUESTION, UNREAD, Event, GinTracker, Sighting, TrackerError, TrackerOptions, _Card
 from engine.wiener import WienerError, WienerRules, settle_round
 from engine.wildmelds import WildMeld, WildMeldError
-from engine.zones import ZoneMap, default_zones
+from engine.zones import FAN_STEP_CM, ZoneMap, default_zones
 
 HAND_SIZE = 10
 DECK_SIZE = 106
@@ -441,8 +441,10 @@ class WienerTracker(GinTracker):
         """Seats whose areas show fewer than ten cards once every seat has laid out and nothing changed
         for :data:`~engine.tracker.LAID_OUT_FRAMES` frames: a card lies there unseen (its index hidden
         under its neighbour, its face merged with theirs). The players are asked about one place at a
-        time, once each: between two neighbours of a row, the widest step first, then a step beyond
-        each row's ends; they name the card lying there, or none."""
+        time, once each: between two neighbours of a row whose step is wider than the fan's usual one,
+        the widest first, then a step beyond each row's ends, then between the other neighbours (a reading's
+        place can be a little off, so a hidden card need not widen its step); they name the card lying
+        there, or none."""
         counts = tuple(len(cards) for cards in laid)
         if counts != self._laid_counts[0]:
             self._laid_counts = (counts, frame_id)
@@ -452,17 +454,19 @@ class WienerTracker(GinTracker):
         for seat in short:
             zone = self.seat_zones[seat]
             cards = {key: card for key, card in reading.get(zone, {}).items() if card.code not in (BACK, UNREAD)}
-            places = []
-            for group in self._group(cards):
-                row = [cards[key] for key in sorted(group, key=lambda key: cards[key].x)]
-                names = [self._copy_of(key) for key in sorted(group, key=lambda key: cards[key].x)]
-                steps = [(b.x - a.x, b.y - a.y) for a, b in zip(row, row[1:])]
-                for (a, b), (name_a, name_b), step in zip(zip(row, row[1:]), zip(names, names[1:]), steps):
-                    places.append((-math.hypot(*step), (a.x + b.x) / 2, (a.y + b.y) / 2, f"between {name_a} and {name_b}"))
-                if steps:
-                    dx, dy = median(s[0] for s in steps), median(s[1] for s in steps)
-                    places.append((0.0, row[0].x - dx, row[0].y - dy, f"before {names[0]}"))
-                    places.append((0.0, row[-1].x + dx, row[-1].y + dy, f"after {names[-1]}"))
+            rows = [sorted(group, key=lambda key: cards[key].x) for group in self._group(cards)]
+            steps = [[(cards[b].x - cards[a].x, cards[b].y - cards[a].y) for a, b in zip(row, row[1:])] for row in rows]
+            fan = median([math.hypot(*step) for row in steps for step in row] or [FAN_STEP_CM])
+            places = []  # (how unusual, x, y, where): a step wider than the fan's first, then the rows' ends
+            for row, row_steps in zip(rows, steps):
+                names = [self._copy_of(key) for key in row]
+                for (a, b), step in zip(zip(row, row[1:]), row_steps):
+                    places.append(((-math.hypot(*step) / fan, 1), (cards[a].x + cards[b].x) / 2, (cards[a].y + cards[b].y) / 2,
+                                   f"between {self._copy_of(a)} and {self._copy_of(b)}"))
+                dx, dy = (median(s[0] for s in row_steps), median(s[1] for s in row_steps)) if row_steps else (fan, 0.0)
+                first, last = cards[row[0]], cards[row[-1]]
+                places.append(((-1.0, 0), first.x - dx, first.y - dy, f"before {names[0]}"))
+                places.append(((-1.0, 0), last.x + dx, last.y + dy, f"after {names[-1]}"))
             for _, x, y, where in sorted(places, key=lambda place: place[0]):
                 x, y = round(x, 1), round(y, 1)
                 key = ("short", zone, where)

@@ -38,6 +38,8 @@ GAMES: dict[str, tuple[int, int]] = {"gin": (2, 2), "wiener": (2, 6), "tiles": (
 
 CARD_WIDTH_CM = 6.3
 CARD_HEIGHT_CM = 8.8
+FAN_STEP_CM = 2.0
+"""How far apart the cards of a fanned meld lie: only their index corners show."""
 
 
 class ZoneError(ValueError):

@@ -6,7 +6,7 @@ import pytest
 
 from engine.simulate import feed
 from engine.simulate_wiener import simulate_wiener, track_wiener
-from engine.tracker import Sighting, TrackerError, TrackerOptions
+from engine.tracker import LAID_OUT_FRAMES, Sighting, TrackerError, TrackerOptions
 from engine.wiener_tracker import NOTHING_MOVED, WienerTracker
 from engine.zones import default_zones
 
@@ -369,3 +369,83 @@ def test_the_knockers_face_down_card_read_as_a_joker_is_no_third_joker():
     events = t.update(2, pile_joker + ann + _others(), still=True)
     assert [e.kind for e in events if e.needs_confirmation] == []
     assert events[-1].kind == "hand_end" and events[-1].penalties[0] == 5
+
+
+# --- rendered rounds 10-28 (session 10): what the tracker asks before it settles ------------
+
+ANN_MELDS = ["4D 5D 6D 7D", "9S 9H 9C", "KS KH KC"]
+"""Ann knocks with ten cards in three melds (no deadwood): she goes Rummy."""
+
+
+def _misread(sightings: list[Sighting], code: str, as_code: str, confidence: float) -> list[Sighting]:
+    return [replace(s, code=as_code, confidence=confidence) if s.code == code else s for s in sightings]
+
+
+def test_a_knockers_group_read_with_a_second_copy_asks_about_the_card_a_misread_would_explain():
+    """Rendered round 12: Ben's 9S 9H 9C read as 9S 9C 9C (9H surely read as 9C, which two decks allow
+    twice): no grouping made it melds and the round was left unsettled. The less sure 9C is asked
+    about, 9H the first choice; the answer settles the round."""
+    t = _knocked_by_ann()
+    ann = _misread(_ann_lays(ANN_MELDS, []), "9H", "9C", 0.92)
+    [question] = t.update(2, t.back + ann + _others(), still=True)
+    assert (question.kind, question.cards, question.candidates[:2]) == ("reading", ("9C",), ("9C", "9H"))
+    assert "is no meld" in question.detail
+    events = t.confirm(question.seq, "9H")
+    layout = next(e for e in events if e.kind == "layout" and e.player == "Ann")
+    assert ("9S", "9H", "9C") in layout.melds
+    assert events[-1].kind == "hand_end" and not events[-1].needs_confirmation and events[-1].penalties[0] == 0
+
+
+def test_a_discard_onto_two_copies_not_known_apart_asks_how_the_player_drew():
+    """Rendered round 21: Ann's 7S on Dan's 7S was read only unsurely (so placed nowhere); Ben took it,
+    the 7S under it showing as before, and the tracker inferred a draw from the stock. Now Ben's next
+    discard asks whether he took the 7S or drew."""
+    t = _tracker()
+    centre = ZONES.named("discard").centre
+    unsure = [Sighting("UNREAD", 0.0, *centre, "discard", ("7S", "BACK"))]
+    t.update(1, _on_pile("7S"), still=True)  # Ann opens with 7S
+    [question] = t.update(2, unsure, still=True)  # Ben discards the second 7S, read unsurely
+    [move] = t.confirm(question.seq, "7S")
+    assert move.candidates == ("Ben discarded 7S", NOTHING_MOVED)
+    assert _said(t.confirm(move.seq, "Ben discarded 7S")) == ["#4 stock_draw Ben (stock 64) (inferred)", "#5 discard Ben 7S (stock 64)"]
+    assert t.update(3, [], still=False) == []
+    [again] = t.update(4, unsure, still=True)  # Cleo takes the top 7S: the pile looks as before
+    assert t.confirm(again.seq, "7S") == []
+    [how] = t.update(5, _on_pile("9H", 1.0), still=True)
+    assert (how.kind, how.player, how.candidates) == ("move", "Cleo", ("Cleo took 7S", "Cleo drew from the stock"))
+    assert _said(t.confirm(how.seq, "Cleo took 7S")) == ["#8 pickup Cleo 7S (stock 64)", "#9 discard Cleo 9H (stock 64)"]
+
+
+def test_one_card_read_twice_in_an_area_of_eleven_cards_is_asked_about_at_the_place_read_less_often():
+    """Rendered round 18: Ben's joker read also 2.2 cm beside itself (its picture); his area showed eleven
+    cards and the round never settled. The players are asked which card lies at the place of the copy
+    read less often (or, read as often, further along the table); none does, and the round settles."""
+    t = _knocked_by_ann()
+    ann = _ann_lays(["4D 5D JK 7D", "9S 9H 9C", "KS KH KC"], [])
+    joker = next(s for s in ann if s.code == "JK")
+    picture = replace(joker, y=joker.y + 2.2)
+    asked = t.update(2, t.back + ann + [picture] + _others(), still=True)
+    [question] = [e for e in asked if e.needs_confirmation]
+    assert (question.zone, question.position, question.candidates) == ("seat0", (picture.x, picture.y), ("NONE", "JK"))
+    assert "which card lies" in question.detail and "more than 10 cards" in question.detail
+    events = t.confirm(question.seq, "NONE")
+    assert events[-1].kind == "hand_end" and not events[-1].needs_confirmation and events[-1].penalties[0] == 0
+
+
+def test_an_area_a_card_short_after_everyone_laid_out_asks_where_the_hidden_card_lies():
+    """Rendered round 26: Ben's JS lay unread between two cards of his fan (its index under its
+    neighbour); the tracker waited for a tenth card for ever. Once nothing changes for a while, the
+    players are asked about places in the short area's rows, one at a time, until they name the card."""
+    t = _knocked_by_ann()
+    ann = [s for s in _ann_lays(ANN_MELDS, []) if s.code != "6D"]
+    table = t.back + ann + _others()
+    assert [e for f in range(2, 2 + LAID_OUT_FRAMES) for e in t.update(f, table, still=True)] == []
+    [question] = t.update(2 + LAID_OUT_FRAMES, table, still=True)
+    asked = []
+    while question.position != (10.0, 65.0):  # where 6D lies, between 5D and 7D
+        assert question.zone == "seat0" and question.cards == ("UNREAD",) and "Ann's area shows 9 cards" in question.detail
+        asked.append(question.position)
+        [question] = t.confirm(question.seq, "NONE")
+    assert len(asked) <= 2 and "which card lies" in question.detail
+    events = t.confirm(question.seq, "6D")
+    assert events[-1].kind == "hand_end" and not events[-1].needs_confirmation and events[-1].penalties[0] == 0
