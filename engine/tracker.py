@@ -480,7 +480,9 @@ class GinTracker:
             elif len(seen) > self.options.window - self.options.quorum:
                 return None
         for zone, code, x, y in self._named:  # named at a place where the camera sees no card
-            if sum(self._copy_of(key) == code for cards in reading.values() for key in cards) < self.decks:
+            held = sum(self._copy_of(key) == code for cards in reading.values() for key in cards)
+            here = any(math.dist((c.x, c.y), (x, y)) <= self.options.confirm_radius_cm for c in reading[zone].values())
+            if held < self.decks and not here:
                 reading[zone][code + _TWICE * (code in reading[zone])] = _Card(code, x, y, 1.0, ())
         return reading
 
