@@ -477,12 +477,12 @@ class GinTracker:
                 reading[zone][code] = _Card(seen[0].code if seen[0].code == UNREAD else code,
                                             median(s.x for s in seen), median(s.y for s in seen),
                                             sum(s.confidence for s in seen) / len(seen), alternatives)
-            elif len(seen) > self.options.window - self.options.quorum:
-                return None
+            elif len(seen) > self.options.window - self.options.quorum and self.zones.named(zone).kind != "stock":
+                return None  # (the face-down stock tells nothing the draws do not: its back read at times holds nothing up)
         for zone, code, x, y in self._named:  # named at a place where the camera sees no card
             held = sum(self._copy_of(key) == code for cards in reading.values() for key in cards)
             here = any(math.dist((c.x, c.y), (x, y)) <= self.options.confirm_radius_cm for c in reading[zone].values())
-            if held < self.decks and not here:
+            if not held or (held < self.decks and not here):  # a second copy where a card is read: that card
                 reading[zone][code + _TWICE * (code in reading[zone])] = _Card(code, x, y, 1.0, ())
         return reading
 
