@@ -449,3 +449,13 @@ def test_an_area_a_card_short_after_everyone_laid_out_asks_where_the_hidden_card
     assert len(asked) <= 2 and "which card lies" in question.detail
     events = t.confirm(question.seq, "6D")
     assert events[-1].kind == "hand_end" and not events[-1].needs_confirmation and events[-1].penalties[0] == 0
+
+
+def test_the_face_down_stock_read_in_half_the_frames_holds_no_window_up():
+    """Fresh rendered round 32: the stock's back was read in 3 of 6 still frames, so the window never
+    settled, the discard on the pile was never committed, and the tracker lost the turn order when the
+    table moved. The stock tells nothing the draws do not."""
+    t = WienerTracker(("Ann", "Ben", "Cleo", "Dan"), dealer="Ann", zones=ZONES)
+    back = Sighting("BACK", 0.5, *ZONES.named("stock").centre, "stock")
+    events = [e for f in range(6) for e in t.update(f, _on_pile("7H") + [back] * (f % 2), still=True)]
+    assert _said(events) == ["#1 discard Ann 7H (stock 65)"]
