@@ -93,14 +93,56 @@ class TileCandidate:
     row: int
 
 
-def _face_colours(lab: np.ndarray, light_97: float, peaks: int = 3) -> list[tuple[float, float, float]]:
+_LEVELS = np.arange(256, dtype=np.float32) - np.float32(128)
+"""The Lab a or b of each uint8 level, centred on 0 (as :class:`_Lab` holds them)."""
+_CHROMA = np.hypot(_LEVELS[:, None], _LEVELS[None, :]).ravel()
+"""The chroma of each pair of a, b levels (index: :attr:`_Lab.levels`)."""
+
+
+@dataclass(frozen=True)
+class _Lab:
+    """A scaled frame in Lab as the face-colour looks read it, worked out once per frame: its
+    lightness and its a and b centred on 0 (float32 planes), each pixel's a and b levels as one
+    number (``levels``: a * 256 + b of OpenCV's uint8 Lab) -- so that a test of a pixel's colour
+    is a table of the 65536 colours looked up, not arithmetic on every pixel (the same float32
+    arithmetic, so the same answers) -- and its :func:`lightest_nearby`.
+
+    >>> lab = _Lab.of(np.full((32, 32, 3), (200, 125, 132), np.uint8))
+    >>> [float(v[0, 0]) for v in (lab.light, lab.a, lab.b, lab.chroma())], bool(lab.near_colour(0.0, 0.0, 5.5)[0, 0])
+    ([200.0, -3.0, 4.0, 5.0], True)
+    """
+
+    light: np.ndarray
+    a: np.ndarray
+    b: np.ndarray
+    levels: np.ndarray
+    nearby: np.ndarray
+
+    @classmethod
+    def of(cls, lab: np.ndarray) -> "_Lab":
+        """From an OpenCV uint8 Lab image."""
+        light = lab[:, :, 0].astype(np.float32)
+        levels = (lab[:, :, 1].astype(np.uint16) << 8) | lab[:, :, 2]
+        return cls(light, _LEVELS[lab[:, :, 1]], _LEVELS[lab[:, :, 2]], levels, lightest_nearby(light))
+
+    def chroma(self) -> np.ndarray:
+        """Each pixel's chroma (the length of its a, b)."""
+        return np.take(_CHROMA, self.levels)
+
+    def near_colour(self, a: float, b: float, tolerance: float) -> np.ndarray:
+        """The pixels whose a, b lie within ``tolerance`` of ``a``, ``b`` (bool)."""
+        table = np.hypot(_LEVELS[:, None] - a, _LEVELS[None, :] - b) < tolerance
+        return np.take(table.ravel(), self.levels)
+
+
+def _face_colours(lab: _Lab, light_97: float, peaks: int = 3) -> list[tuple[float, float, float]]:
     """Guesses of the faces' (lightness, a, b). The lightest, least coloured few percent of the
     frame's pixels are tile faces, glare (which spreads from the light's colour to white) or a
     pale part of the table; so their median, the lightest pixels' median and the ``peaks``
     commonest colours among a wider top are all tried. ``light_97``: the 97th percentile of the
     lightness (the caller has it)."""
-    light, a, b = lab[:, :, 0], lab[:, :, 1], lab[:, :, 2]
-    score = light - 1.5 * np.hypot(a, b)
+    light, a, b = lab.light, lab.a, lab.b
+    score = light - 1.5 * lab.chroma()
     guesses = []
     # Under a strong colour cast the faces are coloured too: the lightest pixels are a guess.
     # A table with only a few tiles on it shows less than 3 % faces: the top half percent too.
@@ -135,16 +177,12 @@ def _shade(nearby: np.ndarray, face: float, deepest: float = DEEPEST_SHADE) -> n
     return np.clip(nearby / max(face, 1.0), deepest, 1.0)
 
 
-def face_mask(lab: np.ndarray, face: tuple[float, float, float], tolerance: float = COLOUR_TOLERANCE,
-              deepest: float = DEEPEST_SHADE, nearby: np.ndarray | None = None) -> np.ndarray:
+def face_mask(lab: _Lab, face: tuple[float, float, float], tolerance: float = COLOUR_TOLERANCE,
+              deepest: float = DEEPEST_SHADE) -> np.ndarray:
     """Pixels near the face colour ``face`` (within ``tolerance`` in a, b) and not much darker
-    (uint8 0/255; in a shadow down to ``deepest`` of the face's lightness), from a Lab frame
-    (a and b centred on 0); ``nearby``: the frame's :func:`lightest_nearby`, where the caller has it."""
+    (uint8 0/255; in a shadow down to ``deepest`` of the face's lightness) of a Lab frame."""
     fl, fa, fb = face
-    if nearby is None:
-        nearby = lightest_nearby(lab[:, :, 0])
-    near = ((np.hypot(lab[:, :, 1] - fa, lab[:, :, 2] - fb) < tolerance)
-            & (lab[:, :, 0] > DARKEST * fl * _shade(nearby, fl, deepest)))
+    near = lab.near_colour(fa, fb, tolerance) & (lab.light > DARKEST * fl * _shade(lab.nearby, fl, deepest))
     opened = cv2.morphologyEx(near.astype(np.uint8) * 255, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
     # Closing seals the dents of digits at the bevel and the thin seams inside a row.
     return cv2.morphologyEx(opened, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
@@ -175,7 +213,7 @@ def _seamed_count(small: np.ndarray, rects: list) -> float:
 
 
 def face_rects(small: np.ndarray, min_area: float,
-               lab: np.ndarray | None = None) -> tuple[list, np.ndarray | None, tuple[list, np.ndarray | None]]:
+               lab: _Lab | None = None) -> tuple[list, np.ndarray | None, tuple[list, np.ndarray | None]]:
     """The tile-shaped rectangles of a scaled BGR frame, under the face-colour guess that
     explains the most tiles of one size -- so warm or cold light, cream or white faces and glare
     need no setting -- that guess's face mask (None when no guess was plausible), and the
@@ -183,18 +221,16 @@ def face_rects(small: np.ndarray, min_area: float,
     ones do not explain, with that look's mask: faces in a dark corner or under glare that may
     be missed tiles."""
     if lab is None:
-        lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
-    lab = lab.astype(np.float32) - np.float32([0, 128, 128])
-    lighter_than, light_97 = np.percentile(lab[:, :, 0], (60, 97))
-    nearby = lightest_nearby(lab[:, :, 0])
+        lab = _Lab.of(cv2.cvtColor(small, cv2.COLOR_BGR2LAB))
+    lighter_than, light_97 = np.percentile(lab.light, (60, 97))
     looks = []
     for face in _face_colours(lab, float(light_97)):
         if face[0] < lighter_than or any(np.allclose(face, other, atol=2.0) for other, _, _ in looks):
             continue        # faces are lighter than most of the table (and a guess once is enough)
-        mask = face_mask(lab, face, nearby=nearby)
+        mask = face_mask(lab, face)
         if np.count_nonzero(mask) <= MAX_COVER * mask.size:     # faces cover less than half of it
             rects = _rect_blobs(mask, min_area,
-                                stricter=lambda face=face: face_mask(lab, face, COLOUR_TOLERANCE / 2, nearby=nearby))
+                                stricter=lambda face=face: face_mask(lab, face, COLOUR_TOLERANCE / 2))
             looks.append((face, rects, mask))
     # Seams are costly to check: a look whose tiles, seams or not, are fewer than the best
     # seamed count so far cannot win.
@@ -213,10 +249,10 @@ def face_rects(small: np.ndarray, min_area: float,
         # A light or colour gradient across the table (a warm lamp on one side, a dark corner)
         # leaves the far faces outside the winning colour: a looser look at the same colour
         # wins where it explains clearly more tiles.
-        mask = face_mask(lab, best_face, LOOSE_TOLERANCE, LOOSE_SHADE, nearby)
+        mask = face_mask(lab, best_face, LOOSE_TOLERANCE, LOOSE_SHADE)
         if np.count_nonzero(mask) <= MAX_COVER * mask.size:
             rects = _rect_blobs(mask, min_area,
-                                stricter=lambda: face_mask(lab, best_face, COLOUR_TOLERANCE / 2, nearby=nearby))
+                                stricter=lambda: face_mask(lab, best_face, COLOUR_TOLERANCE / 2))
             # ... and where the tiles explain nearly all of its mask (not a light check of the cloth)
             if _tile_count(rects) > best_count * LOOSE_GAIN and _explained_share(mask, rects) >= LOOSE_EXPLAINED:
                 count = _seamed_count(small, rects)
@@ -511,7 +547,8 @@ def find_layout(frame: np.ndarray, min_height: float = 12.0, alternatives: int =
     small = cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else frame
     min_area = (min_height * scale) ** 2 * 0.5
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
-    rects, mask, (loose, loose_mask) = face_rects(small, min_area, lab)
+    planes = _Lab.of(lab)
+    rects, mask, (loose, loose_mask) = face_rects(small, min_area, planes)
     second_look = False
     if not rects and contrast:
         # No face colour explains a tile (faces and table alike in colour): tiles lighter than
@@ -519,7 +556,7 @@ def find_layout(frame: np.ndarray, min_height: float = 12.0, alternatives: int =
         mask = lighter_mask(lab[:, :, 0])
         rects = _one_size(_rect_blobs(mask, min_area))
         second_look = True
-        tinted = _tinted_faces(small, lab, rects, mask, min_area)
+        tinted = _tinted_faces(small, planes, rects, mask, min_area)
         if tinted is not None:
             rects, mask = tinted
             second_look = False
@@ -555,7 +592,7 @@ def find_layout(frame: np.ndarray, min_height: float = 12.0, alternatives: int =
     return Layout(blobs, aspect, unexplained, second_look, blank)
 
 
-def _tinted_faces(small: np.ndarray, lab: np.ndarray, rects: list, lighter: np.ndarray,
+def _tinted_faces(small: np.ndarray, lab: _Lab, rects: list, lighter: np.ndarray,
                   min_area: float) -> tuple[list, np.ndarray] | None:
     """The tile rectangles and face mask of the face colour read off the contrast look's tiles
     (``rects``, found in ``lighter``: pixels lighter than their surroundings), where that colour
@@ -567,7 +604,7 @@ def _tinted_faces(small: np.ndarray, lab: np.ndarray, rects: list, lighter: np.n
     >>> frame = np.full((200, 300, 3), (150, 140, 120), np.uint8)       # a grey-blue table
     >>> for x in (40, 100, 160, 220):                                  # lavender faces, barely lighter
     ...     _ = cv2.rectangle(frame, (x, 80), (x + 28, 120), (200, 150, 160), -1)
-    >>> lab = cv2.cvtColor(frame, cv2.COLOR_BGR2LAB)
+    >>> lab = _Lab.of(cv2.cvtColor(frame, cv2.COLOR_BGR2LAB))
     >>> faint = np.zeros((200, 300), np.uint8); faint[80:121, 40:69] = 255    # the contrast look saw one
     >>> found = _tinted_faces(frame, lab, [((54.0, 100.0), (29.0, 41.0), 0.0)], faint, 50)
     >>> len(found[0])
@@ -576,12 +613,11 @@ def _tinted_faces(small: np.ndarray, lab: np.ndarray, rects: list, lighter: np.n
     inside = (_covered(small.shape, rects) > 0) & (lighter > 0)
     if not rects or np.count_nonzero(inside) < min_area:
         return None
-    signed = lab.astype(np.float32) - np.float32([0, 128, 128])
-    face = tuple(float(v) for v in np.median(signed[inside], axis=0))
-    mask = face_mask(signed, face)
+    face = tuple(float(np.median(plane[inside])) for plane in (lab.light, lab.a, lab.b))
+    mask = face_mask(lab, face)
     if np.count_nonzero(mask) > MAX_COVER * mask.size:
         return None
-    found = _rect_blobs(mask, min_area, stricter=lambda: face_mask(signed, face, COLOUR_TOLERANCE / 2))
+    found = _rect_blobs(mask, min_area, stricter=lambda: face_mask(lab, face, COLOUR_TOLERANCE / 2))
     return (found, mask) if _seamed_count(small, found) > _seamed_count(small, rects) else None
 
 
