@@ -94,36 +94,45 @@ class TileCandidate:
 
 
 _LEVELS = np.arange(256, dtype=np.float32) - np.float32(128)
-"""The Lab a or b of each uint8 level, centred on 0 (as :class:`_Lab` holds them)."""
+"""The Lab a or b of each uint8 level, centred on 0 (as :class:`_Scaled` holds them)."""
 _CHROMA = np.hypot(_LEVELS[:, None], _LEVELS[None, :]).ravel()
-"""The chroma of each pair of a, b levels (index: :attr:`_Lab.levels`)."""
+"""The chroma of each pair of a, b levels (index: :attr:`_Scaled.levels`)."""
 
 
 @dataclass(frozen=True)
-class _Lab:
-    """A scaled frame in Lab as the face-colour looks read it, worked out once per frame: its
-    lightness and its a and b centred on 0 (float32 planes), each pixel's a and b levels as one
-    number (``levels``: a * 256 + b of OpenCV's uint8 Lab) -- so that a test of a pixel's colour
-    is a table of the 65536 colours looked up, not arithmetic on every pixel (the same float32
-    arithmetic, so the same answers) -- and its :func:`lightest_nearby`.
+class _Scaled:
+    """A frame scaled to :data:`WORK_SIDE` as the looks read it, worked out once: the BGR
+    image, its Lab lightness (``light8``: uint8 as OpenCV gives it; ``light``: float32), a and b
+    centred on 0 (float32), each pixel's a and b levels as one number (``levels``: a * 256 + b
+    of the uint8 Lab) -- so that a test of a pixel's colour is a table of the 65536 colours
+    looked up, not arithmetic on every pixel (the same float32 arithmetic, so the same
+    answers) -- and its :func:`lightest_nearby`. The seam profiles of its rectangles
+    (:meth:`seam_profile`) are each worked out once too: the face-colour looks and the blobs ask
+    for the same ones.
 
-    >>> lab = _Lab.of(np.full((32, 32, 3), (200, 125, 132), np.uint8))
-    >>> [float(v[0, 0]) for v in (lab.light, lab.a, lab.b, lab.chroma())], bool(lab.near_colour(0.0, 0.0, 5.5)[0, 0])
-    ([200.0, -3.0, 4.0, 5.0], True)
+    >>> scaled = _Scaled.of(np.full((32, 32, 3), (150, 160, 140), np.uint8))
+    >>> [round(float(v[0, 0]), 3) for v in (scaled.light, scaled.a, scaled.b, scaled.chroma())]
+    [164.0, -9.0, 3.0, 9.487]
+    >>> bool(scaled.near_colour(-9.0, 6.0, 3.5)[0, 0]), bool(scaled.near_colour(-9.0, 6.0, 2.5)[0, 0])
+    (True, False)
     """
 
+    bgr: np.ndarray
+    light8: np.ndarray
     light: np.ndarray
     a: np.ndarray
     b: np.ndarray
     levels: np.ndarray
     nearby: np.ndarray
+    profiles: dict = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
-    def of(cls, lab: np.ndarray) -> "_Lab":
-        """From an OpenCV uint8 Lab image."""
-        light = lab[:, :, 0].astype(np.float32)
-        levels = (lab[:, :, 1].astype(np.uint16) << 8) | lab[:, :, 2]
-        return cls(light, _LEVELS[lab[:, :, 1]], _LEVELS[lab[:, :, 2]], levels, lightest_nearby(light))
+    def of(cls, small: np.ndarray) -> "_Scaled":
+        """From a scaled BGR frame."""
+        light8, a, b = cv2.split(cv2.cvtColor(small, cv2.COLOR_BGR2LAB))
+        light = light8.astype(np.float32)
+        centred = [plane.astype(np.float32) - np.float32(128) for plane in (a, b)]
+        return cls(small, light8, light, *centred, (a.astype(np.uint16) << 8) | b, lightest_nearby(light))
 
     def chroma(self) -> np.ndarray:
         """Each pixel's chroma (the length of its a, b)."""
@@ -134,8 +143,15 @@ class _Lab:
         table = np.hypot(_LEVELS[:, None] - a, _LEVELS[None, :] - b) < tolerance
         return np.take(table.ravel(), self.levels)
 
+    def seam_profile(self, rect) -> np.ndarray:
+        """:func:`_seam_profile` of a rectangle (OpenCV's ``((x, y), (w, h), degrees)``)."""
+        key = (tuple(rect[0]), tuple(rect[1]), rect[2])
+        if key not in self.profiles:
+            self.profiles[key] = _seam_profile(self.bgr, rect)
+        return self.profiles[key]
 
-def _face_colours(lab: _Lab, light_97: float, peaks: int = 3) -> list[tuple[float, float, float]]:
+
+def _face_colours(lab: _Scaled, light_97: float, peaks: int = 3) -> list[tuple[float, float, float]]:
     """Guesses of the faces' (lightness, a, b). The lightest, least coloured few percent of the
     frame's pixels are tile faces, glare (which spreads from the light's colour to white) or a
     pale part of the table; so their median, the lightest pixels' median and the ``peaks``
@@ -177,7 +193,7 @@ def _shade(nearby: np.ndarray, face: float, deepest: float = DEEPEST_SHADE) -> n
     return np.clip(nearby / max(face, 1.0), deepest, 1.0)
 
 
-def face_mask(lab: _Lab, face: tuple[float, float, float], tolerance: float = COLOUR_TOLERANCE,
+def face_mask(lab: _Scaled, face: tuple[float, float, float], tolerance: float = COLOUR_TOLERANCE,
               deepest: float = DEEPEST_SHADE) -> np.ndarray:
     """Pixels near the face colour ``face`` (within ``tolerance`` in a, b) and not much darker
     (uint8 0/255; in a shadow down to ``deepest`` of the face's lightness) of a Lab frame."""
@@ -196,7 +212,7 @@ def _tile_count(rects: list) -> float:
     return sum(max(size) / min(size) for _, size, _ in rects if 0.7 * typical <= min(size) <= 1.4 * typical)
 
 
-def _seamed_count(small: np.ndarray, rects: list) -> float:
+def _seamed_count(scaled: _Scaled, rects: list) -> float:
     """Like :func:`_tile_count`, but a long rectangle without seams across it (a stripe of
     the table, not a row of touching tiles) counts as one tile only."""
     if not rects:
@@ -206,31 +222,28 @@ def _seamed_count(small: np.ndarray, rects: list) -> float:
     for rect in rects:
         across, ratio = min(rect[1]), max(rect[1]) / min(rect[1])
         if 0.7 * typical <= across <= 1.4 * typical:
-            seamed = ratio < 1.6 or max((s for s, _ in _seam_scores(_seam_profile(small, rect), across,
+            seamed = ratio < 1.6 or max((s for s, _ in _seam_scores(scaled.seam_profile(rect), across,
                                                                   near=0.74).values()), default=0.0) >= SEAMS
             count += ratio if seamed else 1.0
     return count
 
 
-def face_rects(small: np.ndarray, min_area: float,
-               lab: _Lab | None = None) -> tuple[list, np.ndarray | None, tuple[list, np.ndarray | None]]:
-    """The tile-shaped rectangles of a scaled BGR frame, under the face-colour guess that
+def face_rects(scaled: _Scaled, min_area: float) -> tuple[list, np.ndarray | None, tuple[list, np.ndarray | None]]:
+    """The tile-shaped rectangles of a scaled frame, under the face-colour guess that
     explains the most tiles of one size -- so warm or cold light, cream or white faces and glare
     need no setting -- that guess's face mask (None when no guess was plausible), and the
     rectangles of a looser look at that colour (more shade, more colour cast) that the first
     ones do not explain, with that look's mask: faces in a dark corner or under glare that may
     be missed tiles."""
-    if lab is None:
-        lab = _Lab.of(cv2.cvtColor(small, cv2.COLOR_BGR2LAB))
-    lighter_than, light_97 = np.percentile(lab.light, (60, 97))
+    lighter_than, light_97 = np.percentile(scaled.light, (60, 97))
     looks = []
-    for face in _face_colours(lab, float(light_97)):
+    for face in _face_colours(scaled, float(light_97)):
         if face[0] < lighter_than or any(np.allclose(face, other, atol=2.0) for other, _, _ in looks):
             continue        # faces are lighter than most of the table (and a guess once is enough)
-        mask = face_mask(lab, face)
+        mask = face_mask(scaled, face)
         if np.count_nonzero(mask) <= MAX_COVER * mask.size:     # faces cover less than half of it
             rects = _rect_blobs(mask, min_area,
-                                stricter=lambda face=face: face_mask(lab, face, COLOUR_TOLERANCE / 2))
+                                stricter=lambda face=face: face_mask(scaled, face, COLOUR_TOLERANCE / 2))
             looks.append((face, rects, mask))
     # Seams are costly to check: a look whose tiles, seams or not, are fewer than the best
     # seamed count so far cannot win.
@@ -240,7 +253,7 @@ def face_rects(small: np.ndarray, min_area: float,
     for face, rects, mask in looks:
         if _tile_count(rects) <= best_count:
             break
-        count = _seamed_count(small, rects)
+        count = _seamed_count(scaled, rects)
         if count > best_count:
             best, best_count, best_face = (rects, mask), count, face
     loose: list = []
@@ -249,16 +262,16 @@ def face_rects(small: np.ndarray, min_area: float,
         # A light or colour gradient across the table (a warm lamp on one side, a dark corner)
         # leaves the far faces outside the winning colour: a looser look at the same colour
         # wins where it explains clearly more tiles.
-        mask = face_mask(lab, best_face, LOOSE_TOLERANCE, LOOSE_SHADE)
+        mask = face_mask(scaled, best_face, LOOSE_TOLERANCE, LOOSE_SHADE)
         if np.count_nonzero(mask) <= MAX_COVER * mask.size:
             rects = _rect_blobs(mask, min_area,
-                                stricter=lambda: face_mask(lab, best_face, COLOUR_TOLERANCE / 2))
+                                stricter=lambda: face_mask(scaled, best_face, COLOUR_TOLERANCE / 2))
             # ... and where the tiles explain nearly all of its mask (not a light check of the cloth)
             if _tile_count(rects) > best_count * LOOSE_GAIN and _explained_share(mask, rects) >= LOOSE_EXPLAINED:
-                count = _seamed_count(small, rects)
+                count = _seamed_count(scaled, rects)
                 if count > best_count * LOOSE_GAIN:
                     best = (rects, mask)
-            covered = _covered(small.shape, best[0])
+            covered = _covered(scaled.light.shape, best[0])
             loose = [r for r in rects if _share_inside(covered, r) < 0.5]
             loose_mask = mask
     return best[0], best[1], (loose, loose_mask)
@@ -546,29 +559,28 @@ def find_layout(frame: np.ndarray, min_height: float = 12.0, alternatives: int =
     scale = min(1.0, WORK_SIDE / max(frame.shape[:2]))
     small = cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else frame
     min_area = (min_height * scale) ** 2 * 0.5
-    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
-    planes = _Lab.of(lab)
-    rects, mask, (loose, loose_mask) = face_rects(small, min_area, planes)
+    scaled = _Scaled.of(small)
+    rects, mask, (loose, loose_mask) = face_rects(scaled, min_area)
     second_look = False
     if not rects and contrast:
         # No face colour explains a tile (faces and table alike in colour): tiles lighter than
         # their surroundings, of one size, are all there is to go by.
-        mask = lighter_mask(lab[:, :, 0])
+        mask = lighter_mask(scaled.light8)
         rects = _one_size(_rect_blobs(mask, min_area))
         second_look = True
-        tinted = _tinted_faces(small, planes, rects, mask, min_area)
+        tinted = _tinted_faces(scaled, rects, mask, min_area)
         if tinted is not None:
             rects, mask = tinted
             second_look = False
     lone = [min(r[1]) / max(r[1]) for r in rects if ASPECT_RANGE[0] <= min(r[1]) / max(r[1]) <= ASPECT_RANGE[1]]
     aspect = float(np.median(lone)) if len(lone) >= 3 else 0.74
-    blobs = [_blob(small, rect, scale, aspect, alternatives, number, second_look) for number, rect in enumerate(rects)
+    blobs = [_blob(scaled, rect, scale, aspect, alternatives, number, second_look) for number, rect in enumerate(rects)
              if min(max(rect[1]), min(rect[1]) / ASPECT_RANGE[1]) >= min_height * scale]
     unexplained: list[tuple[float, float]] = []
     blank: list[tuple[float, float]] = []
     if mask is not None and blobs:
         height = float(np.median([b.across if b.counts[0] > 1 else b.length for b in blobs])) * scale
-        lighter = lighter_mask(lab[:, :, 0], height) if contrast else None
+        lighter = lighter_mask(scaled.light8, height) if contrast else None
         patches = _unexplained(mask, rects, height, aspect, lighter)
         # A tile or a row of them in a dark corner or under glare shows in the looser look only.
         sized = [r for r in loose if _tile_sized(r, height, aspect)]
@@ -580,7 +592,7 @@ def find_layout(frame: np.ndarray, min_height: float = 12.0, alternatives: int =
         if not second_look and lighter is not None:
             found = contrast_rects(small, lighter, rects, height, aspect, min_area)
             # Tiles washed out by glare merge with its halo unless the bar is much higher.
-            found += contrast_rects(small, lighter_mask(lab[:, :, 0], height, GLARE_CONTRAST), rects + found, height,
+            found += contrast_rects(small, lighter_mask(scaled.light8, height, GLARE_CONTRAST), rects + found, height,
                                     aspect, min_area)
         for rect in found:
             # A patch this blob explains stays a doubt until its tiles are read (a glare
@@ -588,11 +600,11 @@ def find_layout(frame: np.ndarray, min_height: float = 12.0, alternatives: int =
             corners = cv2.boxPoints(rect) / scale
             vouches = tuple(p for p in unexplained if cv2.pointPolygonTest(corners, p, False) >= 0)
             unexplained = [p for p in unexplained if p not in vouches]
-            blobs.append(_blob(small, rect, scale, aspect, alternatives, len(rects) + len(blobs), True, vouches))
+            blobs.append(_blob(scaled, rect, scale, aspect, alternatives, len(rects) + len(blobs), True, vouches))
     return Layout(blobs, aspect, unexplained, second_look, blank)
 
 
-def _tinted_faces(small: np.ndarray, lab: _Lab, rects: list, lighter: np.ndarray,
+def _tinted_faces(scaled: _Scaled, rects: list, lighter: np.ndarray,
                   min_area: float) -> tuple[list, np.ndarray] | None:
     """The tile rectangles and face mask of the face colour read off the contrast look's tiles
     (``rects``, found in ``lighter``: pixels lighter than their surroundings), where that colour
@@ -604,21 +616,20 @@ def _tinted_faces(small: np.ndarray, lab: _Lab, rects: list, lighter: np.ndarray
     >>> frame = np.full((200, 300, 3), (150, 140, 120), np.uint8)       # a grey-blue table
     >>> for x in (40, 100, 160, 220):                                  # lavender faces, barely lighter
     ...     _ = cv2.rectangle(frame, (x, 80), (x + 28, 120), (200, 150, 160), -1)
-    >>> lab = _Lab.of(cv2.cvtColor(frame, cv2.COLOR_BGR2LAB))
     >>> faint = np.zeros((200, 300), np.uint8); faint[80:121, 40:69] = 255    # the contrast look saw one
-    >>> found = _tinted_faces(frame, lab, [((54.0, 100.0), (29.0, 41.0), 0.0)], faint, 50)
+    >>> found = _tinted_faces(_Scaled.of(frame), [((54.0, 100.0), (29.0, 41.0), 0.0)], faint, 50)
     >>> len(found[0])
     4
     """
-    inside = (_covered(small.shape, rects) > 0) & (lighter > 0)
+    inside = (_covered(scaled.light.shape, rects) > 0) & (lighter > 0)
     if not rects or np.count_nonzero(inside) < min_area:
         return None
-    face = tuple(float(np.median(plane[inside])) for plane in (lab.light, lab.a, lab.b))
-    mask = face_mask(lab, face)
+    face = tuple(float(np.median(plane[inside])) for plane in (scaled.light, scaled.a, scaled.b))
+    mask = face_mask(scaled, face)
     if np.count_nonzero(mask) > MAX_COVER * mask.size:
         return None
-    found = _rect_blobs(mask, min_area, stricter=lambda: face_mask(lab, face, COLOUR_TOLERANCE / 2))
-    return (found, mask) if _seamed_count(small, found) > _seamed_count(small, rects) else None
+    found = _rect_blobs(mask, min_area, stricter=lambda: face_mask(scaled, face, COLOUR_TOLERANCE / 2))
+    return (found, mask) if _seamed_count(scaled, found) > _seamed_count(scaled, rects) else None
 
 
 def contrast_rects(small: np.ndarray, lighter: np.ndarray, rects: list, height: float, aspect: float,
@@ -688,9 +699,9 @@ def _one_size(rects: list) -> list:
     return kept if len(kept) >= 3 else []
 
 
-def _blob(small: np.ndarray, rect, scale: float, aspect: float, alternatives: int, number: int,
+def _blob(scaled: _Scaled, rect, scale: float, aspect: float, alternatives: int, number: int,
           second_look: bool = False, vouches: tuple[tuple[float, float], ...] = ()) -> Blob:
-    """The blob of a rectangle of the scaled frame ``small`` (frame pixels), with its likeliest counts."""
+    """The blob of a rectangle of the scaled frame (frame pixels), with its likeliest counts."""
     (cx, cy), (w, h), deg = rect
     length, across = max(w, h), min(w, h)
     ratio = length / across
@@ -699,7 +710,7 @@ def _blob(small: np.ndarray, rect, scale: float, aspect: float, alternatives: in
     elif ratio < 1.6:               # a lone tile or two side by side: the nearer aspect first
         counts = sorted((1, 2), key=lambda n: abs((1 / ratio if n == 1 else ratio / 2) - aspect))[:alternatives]
     else:
-        counts = _ranked_counts(_seam_profile(small, rect), across, aspect)[:alternatives]
+        counts = _ranked_counts(scaled.seam_profile(rect), across, aspect)[:alternatives]
     axis = math.radians(deg) if w >= h else math.radians(deg + 90)
     return Blob(cx / scale, cy / scale, axis, length / scale, across / scale, tuple(counts), number, second_look, vouches)
 
