@@ -140,15 +140,36 @@ class _Scaled:
 
     def near_colour(self, a: float, b: float, tolerance: float) -> np.ndarray:
         """The pixels whose a, b lie within ``tolerance`` of ``a``, ``b`` (bool)."""
-        table = np.hypot(_LEVELS[:, None] - a, _LEVELS[None, :] - b) < tolerance
+        table = np.zeros((256, 256), bool)
+        # Only levels less than the tolerance away on each axis can be near (a level more away too).
+        rows, columns = (slice(max(0, math.floor(v + 128 - tolerance)), max(0, min(256, math.ceil(v + 128 + tolerance) + 1)))
+                         for v in (a, b))
+        table[rows, columns] = np.hypot(_LEVELS[rows, None] - a, _LEVELS[None, columns] - b) < tolerance
         return np.take(table.ravel(), self.levels)
 
     def seam_profile(self, rect) -> np.ndarray:
-        """:func:`_seam_profile` of a rectangle (OpenCV's ``((x, y), (w, h), degrees)``)."""
-        key = (tuple(rect[0]), tuple(rect[1]), rect[2])
-        if key not in self.profiles:
-            self.profiles[key] = _seam_profile(self.bgr, rect)
-        return self.profiles[key]
+        """The seam profile of a rectangle (OpenCV's ``((x, y), (w, h), degrees)``): the
+        lightness along its long axis, the :data:`SEAM_PERCENTILE` th percentile across it
+        (:func:`_seam_rows`). Dips are seams: a seam is dark across the whole height of a row, a
+        digit's stroke only across the digit (bold digits wider than a fifth of the height made a
+        lower percentile dip at the digits, not the seams, and counts of wide rows of narrow tiles
+        came out one or two short)."""
+        return self.seam_profiles([rect])[0]
+
+    def seam_profiles(self, rects: list) -> list[np.ndarray]:
+        """:meth:`seam_profile` of each of ``rects``, each worked out once per frame. Those not
+        known yet go through numpy's percentile together, side by side where they have as many
+        rows (a column's percentile is the same alone or beside others; a call is costly)."""
+        keys = [(tuple(rect[0]), tuple(rect[1]), rect[2]) for rect in rects]
+        rows = {key: _seam_rows(self.bgr, rect) for key, rect in zip(keys, rects) if key not in self.profiles}
+        heights: dict[int, list] = {}
+        for key, inner in rows.items():
+            heights.setdefault(len(inner), []).append(key)
+        for same in heights.values():
+            profiles = np.percentile(np.hstack([rows[key] for key in same]), SEAM_PERCENTILE, axis=0)
+            ends = np.cumsum([rows[key].shape[1] for key in same])
+            self.profiles.update(zip(same, np.split(profiles, ends[:-1])))
+        return [self.profiles[key] for key in keys]
 
 
 def _face_colours(lab: _Scaled, light_97: float, peaks: int = 3) -> list[tuple[float, float, float]]:
@@ -218,6 +239,8 @@ def _seamed_count(scaled: _Scaled, rects: list) -> float:
     if not rects:
         return 0.0
     typical = float(np.median([min(size) for _, size, _ in rects]))
+    scaled.seam_profiles([rect for rect in rects if 0.7 * typical <= min(rect[1]) <= 1.4 * typical
+                          and max(rect[1]) / min(rect[1]) >= 1.6])        # all at once, the cheaper way
     count = 0.0
     for rect in rects:
         across, ratio = min(rect[1]), max(rect[1]) / min(rect[1])
@@ -407,12 +430,9 @@ def _rect_blobs(mask: np.ndarray, min_area: float, width: float | None = None, s
     return rects
 
 
-def _seam_profile(small: np.ndarray, rect) -> np.ndarray:
-    """Lightness along a rectangle's long axis (the :data:`SEAM_PERCENTILE` th percentile across
-    it, leaving out the bevels along its long sides): dips are seams. A seam is dark across the
-    whole height of a row, a digit's stroke only across the digit: bold digits wider than a fifth
-    of the height made a lower percentile dip at the digits, not the seams (counts of wide rows
-    of narrow tiles came out one or two short)."""
+def _seam_rows(small: np.ndarray, rect) -> np.ndarray:
+    """A rectangle of a scaled BGR frame cut upright (its long axis along x) in grey levels
+    (float32), less the bevels along its long sides: the rows of :meth:`_Scaled.seam_profile`."""
     (cx, cy), (w, h), deg = rect
     length, across = (w, h) if w >= h else (h, w)
     turn = deg if w >= h else deg + 90
@@ -421,8 +441,7 @@ def _seam_profile(small: np.ndarray, rect) -> np.ndarray:
     upright = cv2.warpAffine(small, matrix, (max(1, int(round(length))), max(1, int(round(across)))),
                              flags=cv2.INTER_LINEAR)
     grey = cv2.cvtColor(upright, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    inner = grey[int(across * 0.05):max(int(across * 0.05) + 1, int(across * 0.95))]
-    return np.percentile(inner, SEAM_PERCENTILE, axis=0)
+    return grey[int(across * 0.05):max(int(across * 0.05) + 1, int(across * 0.95))]
 
 
 def _seam_scores(profile: np.ndarray, across: float, near: float | None = None) -> dict[int, tuple[float, float]]:
