@@ -141,9 +141,9 @@ class _Scaled:
     def near_colour(self, a: float, b: float, tolerance: float) -> np.ndarray:
         """The pixels whose a, b lie within ``tolerance`` of ``a``, ``b`` (bool)."""
         table = np.zeros((256, 256), bool)
-        # Only levels less than the tolerance away on each axis can be near (a level more away too).
-        rows, columns = (slice(max(0, math.floor(v + 128 - tolerance)), max(0, min(256, math.ceil(v + 128 + tolerance) + 1)))
-                         for v in (a, b))
+        # Only levels less than the tolerance away on each axis can be near (a level more is kept too).
+        rows, columns = (slice(max(0, math.floor(level - tolerance)), max(0, min(256, math.ceil(level + tolerance) + 1)))
+                         for level in (a + 128, b + 128))
         table[rows, columns] = np.hypot(_LEVELS[rows, None] - a, _LEVELS[None, columns] - b) < tolerance
         return np.take(table.ravel(), self.levels)
 
@@ -173,7 +173,7 @@ class _Scaled:
 
 
 def _percentiles(values: np.ndarray, which: tuple[float, ...]) -> np.ndarray:
-    """:func:`numpy.percentile` of a frame's worth of values, the same numbers in half the time:
+    """:func:`numpy.percentile` of a frame's worth of values, the same numbers in about half the time:
     numpy's sort is vectorised, the partition its percentile makes is not, and on sorted values
     that partition has next to nothing to do.
 
@@ -183,14 +183,14 @@ def _percentiles(values: np.ndarray, which: tuple[float, ...]) -> np.ndarray:
     return np.percentile(np.sort(values, axis=None), which)
 
 
-def _face_colours(lab: _Scaled, light_97: float, peaks: int = 3) -> list[tuple[float, float, float]]:
+def _face_colours(scaled: _Scaled, light_97: float, peaks: int = 3) -> list[tuple[float, float, float]]:
     """Guesses of the faces' (lightness, a, b). The lightest, least coloured few percent of the
     frame's pixels are tile faces, glare (which spreads from the light's colour to white) or a
     pale part of the table; so their median, the lightest pixels' median and the ``peaks``
     commonest colours among a wider top are all tried. ``light_97``: the 97th percentile of the
     lightness (the caller has it)."""
-    light, a, b = lab.light, lab.a, lab.b
-    score = light - 1.5 * lab.chroma()
+    light, a, b = scaled.light, scaled.a, scaled.b
+    score = light - 1.5 * scaled.chroma()
     guesses = []
     # Under a strong colour cast the faces are coloured too: the lightest pixels are a guess.
     # A table with only a few tiles on it shows less than 3 % faces: the top half percent too.
@@ -226,12 +226,12 @@ def _shade(nearby: np.ndarray, face: float, deepest: float = DEEPEST_SHADE) -> n
     return np.clip(nearby / max(face, 1.0), deepest, 1.0)
 
 
-def face_mask(lab: _Scaled, face: tuple[float, float, float], tolerance: float = COLOUR_TOLERANCE,
+def face_mask(scaled: _Scaled, face: tuple[float, float, float], tolerance: float = COLOUR_TOLERANCE,
               deepest: float = DEEPEST_SHADE) -> np.ndarray:
     """Pixels near the face colour ``face`` (within ``tolerance`` in a, b) and not much darker
-    (uint8 0/255; in a shadow down to ``deepest`` of the face's lightness) of a Lab frame."""
+    (uint8 0/255; in a shadow down to ``deepest`` of the face's lightness) of a scaled frame."""
     fl, fa, fb = face
-    near = lab.near_colour(fa, fb, tolerance) & (lab.light > DARKEST * fl * _shade(lab.nearby, fl, deepest))
+    near = scaled.near_colour(fa, fb, tolerance) & (scaled.light > DARKEST * fl * _shade(scaled.nearby, fl, deepest))
     opened = cv2.morphologyEx(near.astype(np.uint8) * 255, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
     # Closing seals the dents of digits at the bevel and the thin seams inside a row.
     return cv2.morphologyEx(opened, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
