@@ -7,7 +7,7 @@ the classifier, plus the model's size, and the CPU time per frame (what the fram
 core, whatever else the machine runs). The outline finder's contrast look is timed against the
 finder without it (``find_layout(..., contrast=False)``, the face colour only), back to back
 in the same process. With ``--baseline REV``, the reader is also timed against the reader of
-git revision ``REV`` (its ``vision/tiles/reader.py`` and ``outlines.py``, the rest shared),
+git revision ``REV`` (its reader, outline finder, patch cutting and grouping, the rest shared),
 interleaved in the same process: CPU time per frame and the ratio. Goal: 100 ms per frame on
 one thread.
 
@@ -52,18 +52,24 @@ def sixty_tile_table(palette: str, seed: int):
             return scene
 
 
+BASELINE_MODULES = ("outlines", "reader", "patches", "grouping")
+"""The modules of ``vision/tiles`` that ``--baseline`` takes from the other revision (the rest is shared)."""
+
+
 def reader_at(revision: str):
-    """The ``TileReader`` class of a git revision: its reader and outline finder, loaded beside
-    this checkout's under other module names (``baseline_reader``, ``baseline_outlines``)."""
+    """The ``TileReader`` class of a git revision: its reader, outline finder, patch cutting and
+    grouping (:data:`BASELINE_MODULES`), loaded beside this checkout's under other module names
+    (``baseline_reader``, ``baseline_outlines``, ...)."""
     root = Path(__file__).resolve().parent.parent
     folder = Path(tempfile.mkdtemp(prefix="tile-baseline-"))
-    for name in ("outlines", "reader"):
+    for name in BASELINE_MODULES:
         try:
             source = subprocess.run(["git", "show", f"{revision}:vision/tiles/{name}.py"], cwd=root, check=True,
                                     capture_output=True, text=True).stdout
         except subprocess.CalledProcessError as error:
             raise SystemExit(f"--baseline {revision}: git cannot show vision/tiles/{name}.py there: {error.stderr.strip()}")
-        source = source.replace("from vision.tiles.outlines import", "from baseline_outlines import")
+        for other in BASELINE_MODULES:
+            source = source.replace(f"from vision.tiles.{other} import", f"from baseline_{other} import")
         (folder / f"baseline_{name}.py").write_text(source)
     sys.path.insert(0, str(folder))
     return importlib.import_module("baseline_reader").TileReader

@@ -20,6 +20,7 @@ on a small grey / YCrCb copy of the frame:
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import cv2
@@ -161,9 +162,12 @@ def hand_share(frame: np.ndarray, width: int = 160, ignore: list[np.ndarray] | N
         skin &= known == 0
     keep = None
     if glare:
-        finer = cv2.resize(frame, (2 * width, 2 * small.shape[0]), interpolation=cv2.INTER_AREA)
-        light = cv2.cvtColor(finer, cv2.COLOR_BGR2LAB)[:, :, 0].astype(np.float32)
-        keep = lambda patch: not glare_like(light, patch)      # noqa: E731
+        @functools.cache
+        def finer_light() -> np.ndarray:        # made only where a patch is to be judged (most frames have none)
+            finer = cv2.resize(frame, (2 * width, 2 * small.shape[0]), interpolation=cv2.INTER_AREA)
+            return cv2.cvtColor(finer, cv2.COLOR_BGR2LAB)[:, :, 0].astype(np.float32)
+
+        keep = lambda patch: not glare_like(finer_light(), patch)      # noqa: E731
     share = _largest_patch(skin, reaching_edge=True, at_most=int(TABLE_SHARE * skin.size), keep=keep) / skin.size
     lab = lab.astype(np.float32)
     table = np.median(lab.reshape(-1, 3), axis=0)

@@ -43,11 +43,13 @@ def outline(tile: Placed) -> tuple[tuple[float, float], ...]:
     >>> [tuple(round(v) for v in p) for p in outline(Placed(50, 50, math.pi / 2, 20, 40))]
     [(70, 40), (70, 60), (30, 60), (30, 40)]
     """
-    right = np.array([math.cos(tile.angle), math.sin(tile.angle)])
-    down = np.array([-math.sin(tile.angle), math.cos(tile.angle)])
-    center = np.array([tile.x, tile.y])
-    return tuple(tuple(float(v) for v in center + sx * tile.width / 2 * right + sy * tile.height / 2 * down)
-                 for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1)))
+    # Plain floats, not numpy vectors: the reader asks for thousands of outlines per frame.
+    cos, sin = math.cos(tile.angle), math.sin(tile.angle)
+    corners = []
+    for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1)):
+        along, down = sx * tile.width / 2, sy * tile.height / 2      # along the tile's right and down
+        corners.append((float(tile.x + along * cos + down * -sin), float(tile.y + along * sin + down * cos)))
+    return tuple(corners)
 
 
 def axis_difference(a: float, b: float) -> float:

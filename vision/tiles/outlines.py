@@ -93,22 +93,113 @@ class TileCandidate:
     row: int
 
 
-def _face_colours(lab: np.ndarray, light_97: float, peaks: int = 3) -> list[tuple[float, float, float]]:
+_LEVELS = np.arange(256, dtype=np.float32) - np.float32(128)
+"""The Lab a or b of each uint8 level, centred on 0 (as :class:`_Scaled` holds them)."""
+_CHROMA = np.hypot(_LEVELS[:, None], _LEVELS[None, :]).ravel()
+"""The chroma of each pair of a, b levels (index: :attr:`_Scaled.levels`)."""
+
+
+@dataclass(frozen=True)
+class _Scaled:
+    """A frame scaled to :data:`WORK_SIDE` as the looks read it, worked out once: the BGR
+    image, its Lab lightness (``light8``: uint8 as OpenCV gives it; ``light``: float32), a and b
+    centred on 0 (float32), each pixel's a and b levels as one number (``levels``: a * 256 + b
+    of the uint8 Lab) -- so that a test of a pixel's colour is a table of the 65536 colours
+    looked up, not arithmetic on every pixel (the same float32 arithmetic, so the same
+    answers) -- and its :func:`lightest_nearby`. The seam profiles of its rectangles
+    (:meth:`seam_profile`) are each worked out once too: the face-colour looks and the blobs ask
+    for the same ones.
+
+    >>> scaled = _Scaled.of(np.full((32, 32, 3), (150, 160, 140), np.uint8))
+    >>> [round(float(v[0, 0]), 3) for v in (scaled.light, scaled.a, scaled.b, scaled.chroma())]
+    [164.0, -9.0, 3.0, 9.487]
+    >>> bool(scaled.near_colour(-9.0, 6.0, 3.5)[0, 0]), bool(scaled.near_colour(-9.0, 6.0, 2.5)[0, 0])
+    (True, False)
+    """
+
+    bgr: np.ndarray
+    light8: np.ndarray
+    light: np.ndarray
+    a: np.ndarray
+    b: np.ndarray
+    levels: np.ndarray
+    nearby: np.ndarray
+    profiles: dict = field(default_factory=dict, repr=False, compare=False)
+
+    @classmethod
+    def of(cls, small: np.ndarray) -> "_Scaled":
+        """From a scaled BGR frame."""
+        light8, a, b = cv2.split(cv2.cvtColor(small, cv2.COLOR_BGR2LAB))
+        light = light8.astype(np.float32)
+        centred = [plane.astype(np.float32) - np.float32(128) for plane in (a, b)]
+        return cls(small, light8, light, *centred, (a.astype(np.uint16) << 8) | b, lightest_nearby(light))
+
+    def chroma(self) -> np.ndarray:
+        """Each pixel's chroma (the length of its a, b)."""
+        return np.take(_CHROMA, self.levels)
+
+    def near_colour(self, a: float, b: float, tolerance: float) -> np.ndarray:
+        """The pixels whose a, b lie within ``tolerance`` of ``a``, ``b`` (bool)."""
+        table = np.zeros((256, 256), bool)
+        # Only levels less than the tolerance away on each axis can be near (a level more is kept too).
+        rows, columns = (slice(max(0, math.floor(level - tolerance)), max(0, min(256, math.ceil(level + tolerance) + 1)))
+                         for level in (a + 128, b + 128))
+        table[rows, columns] = np.hypot(_LEVELS[rows, None] - a, _LEVELS[None, columns] - b) < tolerance
+        return np.take(table.ravel(), self.levels)
+
+    def seam_profile(self, rect) -> np.ndarray:
+        """The seam profile of a rectangle (OpenCV's ``((x, y), (w, h), degrees)``): the
+        lightness along its long axis, the :data:`SEAM_PERCENTILE` th percentile across it
+        (:func:`_seam_rows`). Dips are seams: a seam is dark across the whole height of a row, a
+        digit's stroke only across the digit (bold digits wider than a fifth of the height made a
+        lower percentile dip at the digits, not the seams, and counts of wide rows of narrow tiles
+        came out one or two short)."""
+        return self.seam_profiles([rect])[0]
+
+    def seam_profiles(self, rects: list) -> list[np.ndarray]:
+        """:meth:`seam_profile` of each of ``rects``, each worked out once per frame. Those not
+        known yet go through numpy's percentile together, side by side where they have as many
+        rows (a column's percentile is the same alone or beside others; a call is costly)."""
+        keys = [(tuple(rect[0]), tuple(rect[1]), rect[2]) for rect in rects]
+        rows = {key: _seam_rows(self.bgr, rect) for key, rect in zip(keys, rects) if key not in self.profiles}
+        heights: dict[int, list] = {}
+        for key, inner in rows.items():
+            heights.setdefault(len(inner), []).append(key)
+        for same in heights.values():
+            profiles = np.percentile(np.hstack([rows[key] for key in same]), SEAM_PERCENTILE, axis=0)
+            ends = np.cumsum([rows[key].shape[1] for key in same])
+            self.profiles.update(zip(same, np.split(profiles, ends[:-1])))
+        return [self.profiles[key] for key in keys]
+
+
+def _percentiles(values: np.ndarray, which: tuple[float, ...]) -> np.ndarray:
+    """:func:`numpy.percentile` of a frame's worth of values, the same numbers in about half the time:
+    numpy's sort is vectorised, the partition its percentile makes is not, and on sorted values
+    that partition has next to nothing to do.
+
+    >>> _percentiles(np.array([[3.0, 1.0], [4.0, 2.0]], np.float32), (50, 90))
+    array([2.5, 3.7])
+    """
+    return np.percentile(np.sort(values, axis=None), which)
+
+
+def _face_colours(scaled: _Scaled, light_97: float, peaks: int = 3) -> list[tuple[float, float, float]]:
     """Guesses of the faces' (lightness, a, b). The lightest, least coloured few percent of the
     frame's pixels are tile faces, glare (which spreads from the light's colour to white) or a
     pale part of the table; so their median, the lightest pixels' median and the ``peaks``
     commonest colours among a wider top are all tried. ``light_97``: the 97th percentile of the
     lightness (the caller has it)."""
-    light, a, b = lab[:, :, 0], lab[:, :, 1], lab[:, :, 2]
-    score = light - 1.5 * np.hypot(a, b)
+    light, a, b = scaled.light, scaled.a, scaled.b
+    score = light - 1.5 * scaled.chroma()
     guesses = []
     # Under a strong colour cast the faces are coloured too: the lightest pixels are a guess.
     # A table with only a few tiles on it shows less than 3 % faces: the top half percent too.
-    wide, high, highest = np.percentile(score, (92, 97, 99.5))      # one sort for all three
+    wide, high, highest = _percentiles(score, (92, 97, 99.5))
+    planes = [plane.ravel() for plane in (light, a, b)]
     for top in (score >= high, light >= light_97, score >= highest):
-        guesses.append((float(np.median(light[top])), float(np.median(a[top])), float(np.median(b[top]))))
-    top = score >= wide
-    ta, tb, tl = a[top], b[top], light[top]
+        where = np.flatnonzero(top)         # once, not once per plane
+        guesses.append(tuple(float(np.median(plane[where])) for plane in planes))
+    tl, ta, tb = (plane[np.flatnonzero(score >= wide)] for plane in planes)
     counts, a_edges, b_edges = np.histogram2d(ta, tb, bins=(np.arange(-64, 65, 4), np.arange(-64, 65, 4)))
     for _ in range(peaks):
         i, j = np.unravel_index(int(np.argmax(counts)), counts.shape)
@@ -135,16 +226,12 @@ def _shade(nearby: np.ndarray, face: float, deepest: float = DEEPEST_SHADE) -> n
     return np.clip(nearby / max(face, 1.0), deepest, 1.0)
 
 
-def face_mask(lab: np.ndarray, face: tuple[float, float, float], tolerance: float = COLOUR_TOLERANCE,
-              deepest: float = DEEPEST_SHADE, nearby: np.ndarray | None = None) -> np.ndarray:
+def face_mask(scaled: _Scaled, face: tuple[float, float, float], tolerance: float = COLOUR_TOLERANCE,
+              deepest: float = DEEPEST_SHADE) -> np.ndarray:
     """Pixels near the face colour ``face`` (within ``tolerance`` in a, b) and not much darker
-    (uint8 0/255; in a shadow down to ``deepest`` of the face's lightness), from a Lab frame
-    (a and b centred on 0); ``nearby``: the frame's :func:`lightest_nearby`, where the caller has it."""
+    (uint8 0/255; in a shadow down to ``deepest`` of the face's lightness) of a scaled frame."""
     fl, fa, fb = face
-    if nearby is None:
-        nearby = lightest_nearby(lab[:, :, 0])
-    near = ((np.hypot(lab[:, :, 1] - fa, lab[:, :, 2] - fb) < tolerance)
-            & (lab[:, :, 0] > DARKEST * fl * _shade(nearby, fl, deepest)))
+    near = scaled.near_colour(fa, fb, tolerance) & (scaled.light > DARKEST * fl * _shade(scaled.nearby, fl, deepest))
     opened = cv2.morphologyEx(near.astype(np.uint8) * 255, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
     # Closing seals the dents of digits at the bevel and the thin seams inside a row.
     return cv2.morphologyEx(opened, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
@@ -158,43 +245,40 @@ def _tile_count(rects: list) -> float:
     return sum(max(size) / min(size) for _, size, _ in rects if 0.7 * typical <= min(size) <= 1.4 * typical)
 
 
-def _seamed_count(small: np.ndarray, rects: list) -> float:
+def _seamed_count(scaled: _Scaled, rects: list) -> float:
     """Like :func:`_tile_count`, but a long rectangle without seams across it (a stripe of
     the table, not a row of touching tiles) counts as one tile only."""
     if not rects:
         return 0.0
     typical = float(np.median([min(size) for _, size, _ in rects]))
+    scaled.seam_profiles([rect for rect in rects if 0.7 * typical <= min(rect[1]) <= 1.4 * typical
+                          and max(rect[1]) / min(rect[1]) >= 1.6])        # all at once, the cheaper way
     count = 0.0
     for rect in rects:
         across, ratio = min(rect[1]), max(rect[1]) / min(rect[1])
         if 0.7 * typical <= across <= 1.4 * typical:
-            seamed = ratio < 1.6 or max((s for s, _ in _seam_scores(_seam_profile(small, rect), across,
+            seamed = ratio < 1.6 or max((s for s, _ in _seam_scores(scaled.seam_profile(rect), across,
                                                                   near=0.74).values()), default=0.0) >= SEAMS
             count += ratio if seamed else 1.0
     return count
 
 
-def face_rects(small: np.ndarray, min_area: float,
-               lab: np.ndarray | None = None) -> tuple[list, np.ndarray | None, tuple[list, np.ndarray | None]]:
-    """The tile-shaped rectangles of a scaled BGR frame, under the face-colour guess that
+def face_rects(scaled: _Scaled, min_area: float) -> tuple[list, np.ndarray | None, tuple[list, np.ndarray | None]]:
+    """The tile-shaped rectangles of a scaled frame, under the face-colour guess that
     explains the most tiles of one size -- so warm or cold light, cream or white faces and glare
     need no setting -- that guess's face mask (None when no guess was plausible), and the
     rectangles of a looser look at that colour (more shade, more colour cast) that the first
     ones do not explain, with that look's mask: faces in a dark corner or under glare that may
     be missed tiles."""
-    if lab is None:
-        lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
-    lab = lab.astype(np.float32) - np.float32([0, 128, 128])
-    lighter_than, light_97 = np.percentile(lab[:, :, 0], (60, 97))
-    nearby = lightest_nearby(lab[:, :, 0])
+    lighter_than, light_97 = _percentiles(scaled.light, (60, 97))
     looks = []
-    for face in _face_colours(lab, float(light_97)):
+    for face in _face_colours(scaled, float(light_97)):
         if face[0] < lighter_than or any(np.allclose(face, other, atol=2.0) for other, _, _ in looks):
             continue        # faces are lighter than most of the table (and a guess once is enough)
-        mask = face_mask(lab, face, nearby=nearby)
+        mask = face_mask(scaled, face)
         if np.count_nonzero(mask) <= MAX_COVER * mask.size:     # faces cover less than half of it
             rects = _rect_blobs(mask, min_area,
-                                stricter=lambda face=face: face_mask(lab, face, COLOUR_TOLERANCE / 2, nearby=nearby))
+                                stricter=lambda face=face: face_mask(scaled, face, COLOUR_TOLERANCE / 2))
             looks.append((face, rects, mask))
     # Seams are costly to check: a look whose tiles, seams or not, are fewer than the best
     # seamed count so far cannot win.
@@ -204,7 +288,7 @@ def face_rects(small: np.ndarray, min_area: float,
     for face, rects, mask in looks:
         if _tile_count(rects) <= best_count:
             break
-        count = _seamed_count(small, rects)
+        count = _seamed_count(scaled, rects)
         if count > best_count:
             best, best_count, best_face = (rects, mask), count, face
     loose: list = []
@@ -213,16 +297,16 @@ def face_rects(small: np.ndarray, min_area: float,
         # A light or colour gradient across the table (a warm lamp on one side, a dark corner)
         # leaves the far faces outside the winning colour: a looser look at the same colour
         # wins where it explains clearly more tiles.
-        mask = face_mask(lab, best_face, LOOSE_TOLERANCE, LOOSE_SHADE, nearby)
+        mask = face_mask(scaled, best_face, LOOSE_TOLERANCE, LOOSE_SHADE)
         if np.count_nonzero(mask) <= MAX_COVER * mask.size:
             rects = _rect_blobs(mask, min_area,
-                                stricter=lambda: face_mask(lab, best_face, COLOUR_TOLERANCE / 2, nearby=nearby))
+                                stricter=lambda: face_mask(scaled, best_face, COLOUR_TOLERANCE / 2))
             # ... and where the tiles explain nearly all of its mask (not a light check of the cloth)
             if _tile_count(rects) > best_count * LOOSE_GAIN and _explained_share(mask, rects) >= LOOSE_EXPLAINED:
-                count = _seamed_count(small, rects)
+                count = _seamed_count(scaled, rects)
                 if count > best_count * LOOSE_GAIN:
                     best = (rects, mask)
-            covered = _covered(small.shape, best[0])
+            covered = _covered(scaled.light.shape, best[0])
             loose = [r for r in rects if _share_inside(covered, r) < 0.5]
             loose_mask = mask
     return best[0], best[1], (loose, loose_mask)
@@ -268,11 +352,10 @@ def _unexplained(mask: np.ndarray, rects: list, height: float, aspect: float,
     left = cv2.morphologyEx(patches, cv2.MORPH_OPEN, np.ones((size, size), np.uint8))
     count, labels, stats, centres = cv2.connectedComponentsWithStats(left)
     tile_area = height * height * aspect
-    share = np.ones(count)
-    if lighter is not None:
+    kept = [k for k in range(1, count) if stats[k, cv2.CC_STAT_AREA] >= UNEXPLAINED * tile_area]
+    if kept and lighter is not None:
         share = np.bincount(labels.ravel(), lighter.ravel() > 0, count) / np.maximum(stats[:, cv2.CC_STAT_AREA], 1)
-    kept = [k for k in range(1, count)
-            if stats[k, cv2.CC_STAT_AREA] >= UNEXPLAINED * tile_area and share[k] >= LIGHTER_SHARE]
+        kept = [k for k in kept if share[k] >= LIGHTER_SHARE]
     inked = _inked(patches, labels, kept, INK * tile_area) if kept else {}
     return [(float(centres[k][0]), float(centres[k][1]), inked[k]) for k in kept]
 
@@ -358,12 +441,9 @@ def _rect_blobs(mask: np.ndarray, min_area: float, width: float | None = None, s
     return rects
 
 
-def _seam_profile(small: np.ndarray, rect) -> np.ndarray:
-    """Lightness along a rectangle's long axis (the :data:`SEAM_PERCENTILE` th percentile across
-    it, leaving out the bevels along its long sides): dips are seams. A seam is dark across the
-    whole height of a row, a digit's stroke only across the digit: bold digits wider than a fifth
-    of the height made a lower percentile dip at the digits, not the seams (counts of wide rows
-    of narrow tiles came out one or two short)."""
+def _seam_rows(small: np.ndarray, rect) -> np.ndarray:
+    """A rectangle of a scaled BGR frame cut upright (its long axis along x) in grey levels
+    (float32), less the bevels along its long sides: the rows of :meth:`_Scaled.seam_profile`."""
     (cx, cy), (w, h), deg = rect
     length, across = (w, h) if w >= h else (h, w)
     turn = deg if w >= h else deg + 90
@@ -372,8 +452,7 @@ def _seam_profile(small: np.ndarray, rect) -> np.ndarray:
     upright = cv2.warpAffine(small, matrix, (max(1, int(round(length))), max(1, int(round(across)))),
                              flags=cv2.INTER_LINEAR)
     grey = cv2.cvtColor(upright, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    inner = grey[int(across * 0.05):max(int(across * 0.05) + 1, int(across * 0.95))]
-    return np.percentile(inner, SEAM_PERCENTILE, axis=0)
+    return grey[int(across * 0.05):max(int(across * 0.05) + 1, int(across * 0.95))]
 
 
 def _seam_scores(profile: np.ndarray, across: float, near: float | None = None) -> dict[int, tuple[float, float]]:
@@ -399,7 +478,7 @@ def _seam_scores(profile: np.ndarray, across: float, near: float | None = None) 
             near = [min(smooth[max(0, c - 1):c + 2]) for c in cuts]
             between = [_median(smooth[max(0, int((k + 0.3) * pitch - bevel)):int((k + 0.7) * pitch - bevel) + 1])
                        for k in range(n)]
-            score = float(_median(between) - np.mean(near))
+            score = float(_median(between) - _mean(near))
         scores[n] = (score, pitch / (across + 2 * bevel))
     return scores
 
@@ -413,6 +492,15 @@ def _median(values: list[float]) -> float:
     ordered = sorted(values)
     middle = len(ordered) // 2
     return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+
+
+def _mean(values: list[float]) -> float:
+    """The mean of a short list, as :func:`numpy.mean` gives it (its sum, without its overhead).
+
+    >>> _mean([0.1, 0.2, 0.4]) == float(np.mean([0.1, 0.2, 0.4]))
+    True
+    """
+    return float(np.add.reduce(np.array(values, np.float64))) / len(values)
 
 
 def _ranked_counts(profile: np.ndarray, across: float, aspect: float) -> list[int]:
@@ -510,28 +598,28 @@ def find_layout(frame: np.ndarray, min_height: float = 12.0, alternatives: int =
     scale = min(1.0, WORK_SIDE / max(frame.shape[:2]))
     small = cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else frame
     min_area = (min_height * scale) ** 2 * 0.5
-    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
-    rects, mask, (loose, loose_mask) = face_rects(small, min_area, lab)
+    scaled = _Scaled.of(small)
+    rects, mask, (loose, loose_mask) = face_rects(scaled, min_area)
     second_look = False
     if not rects and contrast:
         # No face colour explains a tile (faces and table alike in colour): tiles lighter than
         # their surroundings, of one size, are all there is to go by.
-        mask = lighter_mask(lab[:, :, 0])
+        mask = lighter_mask(scaled.light8)
         rects = _one_size(_rect_blobs(mask, min_area))
         second_look = True
-        tinted = _tinted_faces(small, lab, rects, mask, min_area)
+        tinted = _tinted_faces(scaled, rects, mask, min_area)
         if tinted is not None:
             rects, mask = tinted
             second_look = False
     lone = [min(r[1]) / max(r[1]) for r in rects if ASPECT_RANGE[0] <= min(r[1]) / max(r[1]) <= ASPECT_RANGE[1]]
     aspect = float(np.median(lone)) if len(lone) >= 3 else 0.74
-    blobs = [_blob(small, rect, scale, aspect, alternatives, number, second_look) for number, rect in enumerate(rects)
+    blobs = [_blob(scaled, rect, scale, aspect, alternatives, number, second_look) for number, rect in enumerate(rects)
              if min(max(rect[1]), min(rect[1]) / ASPECT_RANGE[1]) >= min_height * scale]
     unexplained: list[tuple[float, float]] = []
     blank: list[tuple[float, float]] = []
     if mask is not None and blobs:
         height = float(np.median([b.across if b.counts[0] > 1 else b.length for b in blobs])) * scale
-        lighter = lighter_mask(lab[:, :, 0], height) if contrast else None
+        lighter = lighter_mask(scaled.light8, height) if contrast else None
         patches = _unexplained(mask, rects, height, aspect, lighter)
         # A tile or a row of them in a dark corner or under glare shows in the looser look only.
         sized = [r for r in loose if _tile_sized(r, height, aspect)]
@@ -543,7 +631,7 @@ def find_layout(frame: np.ndarray, min_height: float = 12.0, alternatives: int =
         if not second_look and lighter is not None:
             found = contrast_rects(small, lighter, rects, height, aspect, min_area)
             # Tiles washed out by glare merge with its halo unless the bar is much higher.
-            found += contrast_rects(small, lighter_mask(lab[:, :, 0], height, GLARE_CONTRAST), rects + found, height,
+            found += contrast_rects(small, lighter_mask(scaled.light8, height, GLARE_CONTRAST), rects + found, height,
                                     aspect, min_area)
         for rect in found:
             # A patch this blob explains stays a doubt until its tiles are read (a glare
@@ -551,11 +639,11 @@ def find_layout(frame: np.ndarray, min_height: float = 12.0, alternatives: int =
             corners = cv2.boxPoints(rect) / scale
             vouches = tuple(p for p in unexplained if cv2.pointPolygonTest(corners, p, False) >= 0)
             unexplained = [p for p in unexplained if p not in vouches]
-            blobs.append(_blob(small, rect, scale, aspect, alternatives, len(rects) + len(blobs), True, vouches))
+            blobs.append(_blob(scaled, rect, scale, aspect, alternatives, len(rects) + len(blobs), True, vouches))
     return Layout(blobs, aspect, unexplained, second_look, blank)
 
 
-def _tinted_faces(small: np.ndarray, lab: np.ndarray, rects: list, lighter: np.ndarray,
+def _tinted_faces(scaled: _Scaled, rects: list, lighter: np.ndarray,
                   min_area: float) -> tuple[list, np.ndarray] | None:
     """The tile rectangles and face mask of the face colour read off the contrast look's tiles
     (``rects``, found in ``lighter``: pixels lighter than their surroundings), where that colour
@@ -567,22 +655,20 @@ def _tinted_faces(small: np.ndarray, lab: np.ndarray, rects: list, lighter: np.n
     >>> frame = np.full((200, 300, 3), (150, 140, 120), np.uint8)       # a grey-blue table
     >>> for x in (40, 100, 160, 220):                                  # lavender faces, barely lighter
     ...     _ = cv2.rectangle(frame, (x, 80), (x + 28, 120), (200, 150, 160), -1)
-    >>> lab = cv2.cvtColor(frame, cv2.COLOR_BGR2LAB)
     >>> faint = np.zeros((200, 300), np.uint8); faint[80:121, 40:69] = 255    # the contrast look saw one
-    >>> found = _tinted_faces(frame, lab, [((54.0, 100.0), (29.0, 41.0), 0.0)], faint, 50)
+    >>> found = _tinted_faces(_Scaled.of(frame), [((54.0, 100.0), (29.0, 41.0), 0.0)], faint, 50)
     >>> len(found[0])
     4
     """
-    inside = (_covered(small.shape, rects) > 0) & (lighter > 0)
+    inside = (_covered(scaled.light.shape, rects) > 0) & (lighter > 0)
     if not rects or np.count_nonzero(inside) < min_area:
         return None
-    signed = lab.astype(np.float32) - np.float32([0, 128, 128])
-    face = tuple(float(v) for v in np.median(signed[inside], axis=0))
-    mask = face_mask(signed, face)
+    face = tuple(float(np.median(plane[inside])) for plane in (scaled.light, scaled.a, scaled.b))
+    mask = face_mask(scaled, face)
     if np.count_nonzero(mask) > MAX_COVER * mask.size:
         return None
-    found = _rect_blobs(mask, min_area, stricter=lambda: face_mask(signed, face, COLOUR_TOLERANCE / 2))
-    return (found, mask) if _seamed_count(small, found) > _seamed_count(small, rects) else None
+    found = _rect_blobs(mask, min_area, stricter=lambda: face_mask(scaled, face, COLOUR_TOLERANCE / 2))
+    return (found, mask) if _seamed_count(scaled, found) > _seamed_count(scaled, rects) else None
 
 
 def contrast_rects(small: np.ndarray, lighter: np.ndarray, rects: list, height: float, aspect: float,
@@ -652,9 +738,9 @@ def _one_size(rects: list) -> list:
     return kept if len(kept) >= 3 else []
 
 
-def _blob(small: np.ndarray, rect, scale: float, aspect: float, alternatives: int, number: int,
+def _blob(scaled: _Scaled, rect, scale: float, aspect: float, alternatives: int, number: int,
           second_look: bool = False, vouches: tuple[tuple[float, float], ...] = ()) -> Blob:
-    """The blob of a rectangle of the scaled frame ``small`` (frame pixels), with its likeliest counts."""
+    """The blob of a rectangle of the scaled frame (frame pixels), with its likeliest counts."""
     (cx, cy), (w, h), deg = rect
     length, across = max(w, h), min(w, h)
     ratio = length / across
@@ -663,7 +749,7 @@ def _blob(small: np.ndarray, rect, scale: float, aspect: float, alternatives: in
     elif ratio < 1.6:               # a lone tile or two side by side: the nearer aspect first
         counts = sorted((1, 2), key=lambda n: abs((1 / ratio if n == 1 else ratio / 2) - aspect))[:alternatives]
     else:
-        counts = _ranked_counts(_seam_profile(small, rect), across, aspect)[:alternatives]
+        counts = _ranked_counts(scaled.seam_profile(rect), across, aspect)[:alternatives]
     axis = math.radians(deg) if w >= h else math.radians(deg + 90)
     return Blob(cx / scale, cy / scale, axis, length / scale, across / scale, tuple(counts), number, second_look, vouches)
 
