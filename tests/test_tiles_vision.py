@@ -15,11 +15,12 @@ from vision.synth.tiles import (HELDOUT_FONT, TileSceneParams, TileStyle, deal_r
                                 render_tile_scene, tile_fonts)
 from vision.tiles.evaluation import match, score_scene
 from vision.tiles.grouping import Placed, rows
+from vision.tiles.labels import CLASS_CODES
 import vision.tiles.reader as reader_module
 from vision.recognizer import _softmax
 from vision.tiles.outlines import Blob, TileCandidate, find_layout, find_tiles, row_pitch
 from vision.tiles.patches import balance, cut_patch
-from vision.tiles.reader import JITTERS, TileReader
+from vision.tiles.reader import JITTERS, WIDER, TileReader
 
 CLEAN = dict(effects=0.0, tilt=0.0, hands=0.0, light_tables=False)
 
@@ -369,34 +370,48 @@ def test_a_row_is_also_cut_at_the_pitch_the_frames_rows_share():
 def test_only_tiles_read_unsurely_are_read_again_from_the_cuts_around_them(reader):
     """A tile read surely and a patch of table surely no tile keep their reading; a tile cut
     badly (a third too large, off its centre) is read from all :data:`JITTERS` cuts around it
-    too, both ways up: the geometric mean of the cuts' probabilities."""
+    too, both ways up: the geometric mean of the cuts' probabilities. A tile cut a quarter of
+    its height off its centre reads below the confirmation bar even so, and is cut the
+    :data:`WIDER` ways as well: from all 13 cuts it reads right and over the bar."""
     scene = render_tile_scene(np.random.default_rng(3), TileSceneParams(palette="rummikub", **TURN_TABLE))
     read = reader.with_palette(PALETTES["rummikub"])
     tile = max(scene.tiles, key=lambda t: t.visible)
     x, y = tile.center
     table = next((tx, ty) for tx in range(60, 1220, 40) for ty in range(60, 660, 40)
                  if all(math.hypot(tx - t.center[0], ty - t.center[1]) > 2 * t.height for t in scene.tiles))
+    off = scene.tiles[6]
     cut = [TileCandidate(x, y, tile.angle, tile.height, tile.width, 0),
            TileCandidate(x + 0.2 * tile.height, y, tile.angle, 1.35 * tile.height, tile.width, 1),
-           TileCandidate(*table, 0.0, tile.height, tile.width, 2)]
+           TileCandidate(*table, 0.0, tile.height, tile.width, 2),
+           TileCandidate(off.center[0] + 0.25 * off.height * math.cos(off.angle),
+                         off.center[1] + 0.25 * off.height * math.sin(off.angle), off.angle, 1.2 * off.height, off.width, 3)]
 
     def probabilities(place: TileCandidate) -> np.ndarray:
         patch = cut_patch(scene.image, (place.x, place.y), place.angle, place.height)
         return _softmax(read.classify(balance(np.stack([patch, patch[::-1, ::-1]])))[0][:, read._classes])
 
+    def around(place: TileCandidate, jitters) -> np.ndarray:
+        """The geometric mean of the probabilities of ``place``'s own cut and its ``jitters`` cuts."""
+        right = np.array([math.cos(place.angle), math.sin(place.angle)])
+        down = np.array([-math.sin(place.angle), math.cos(place.angle)])
+        cuts = [probabilities(place)] + [probabilities(TileCandidate(
+            *(np.array([place.x, place.y]) + place.height * (a * right + b * down)), place.angle + math.radians(turn),
+            place.height * scale, place.width, place.row)) for a, b, turn, scale in jitters]
+        mean = np.exp(np.log(np.clip(np.stack(cuts), 1e-9, 1.0)).mean(axis=0))
+        return mean / mean.sum(axis=1, keepdims=True)
+
     first = np.concatenate([probabilities(c) for c in cut])
     again = first.copy()
     read._read_again(scene.image, cut, again)
-    sure, badly, bare = first.reshape(3, 2, -1)
+    sure, badly, bare, shifted = first.reshape(4, 2, -1)
     assert sure[:, :-2].max() >= read.options.read_again and bare[:, -1].min() >= read.options.read_again
     assert badly[:, :-2].max() < read.options.read_again and badly[:, -1].min() < read.options.read_again
-    assert np.array_equal(again[:2], first[:2]) and np.array_equal(again[4:], first[4:])
-    right, down = np.array([math.cos(tile.angle), math.sin(tile.angle)]), np.array([-math.sin(tile.angle), math.cos(tile.angle)])
-    cuts = [badly] + [probabilities(TileCandidate(*(np.array([cut[1].x, cut[1].y]) + cut[1].height * (a * right + b * down)),
-                                                  cut[1].angle + math.radians(turn), cut[1].height * scale, tile.width, 1))
-                      for a, b, turn, scale in JITTERS]
-    mean = np.exp(np.log(np.clip(np.stack(cuts), 1e-9, 1.0)).mean(axis=0))
-    assert np.allclose(again[2:4], mean / mean.sum(axis=1, keepdims=True), atol=1e-5)
+    assert np.array_equal(again[:2], first[:2]) and np.array_equal(again[4:6], first[4:6])
+    assert np.allclose(again[2:4], around(cut[1], JITTERS), atol=1e-5)
+    assert around(cut[3], JITTERS)[:, :-2].max() < read.options.sure_found
+    assert np.allclose(again[6:], around(cut[3], JITTERS + WIDER), atol=1e-5)
+    assert CLASS_CODES[read._classes[again[6, :-2].argmax()]] == off.code
+    assert again[6, :-2].max() >= read.options.sure_found
 
 
 def test_a_patch_of_plain_table_is_no_doubt_but_a_missed_tile_and_a_washed_out_face_stay_doubts(reader):

@@ -51,6 +51,29 @@ JITTERS = ((0.05, 0.0, 0.0, 1.0), (-0.05, 0.0, 0.0, 1.0), (0.0, 0.05, 0.0, 1.0),
 """The further cuts of a tile read unsurely (:meth:`TileReader._read_again`): the centre moved
 right / down by this share of the tile height, the cut turned by this many degrees and scaled
 by this factor -- the outline finder's errors the classifier was trained on."""
+WIDER = ((0.05, 0.05, 0.0, 1.0), (-0.05, 0.05, 0.0, 1.0), (0.05, -0.05, 0.0, 1.0), (-0.05, -0.05, 0.0, 1.0))
+"""The cuts added for a candidate still read below the confirmation bar after :data:`JITTERS`
+(as those: along, across, degrees, scale): the centre moved diagonally. On the validation
+tables these took more right readings over the bar than cuts twice as far off, scaled or
+turned more, and lifted no misread over it."""
+
+
+def geometric_mean(combined: np.ndarray, more: np.ndarray, read: int) -> np.ndarray:
+    """Class probabilities from all cuts of each candidate: ``combined`` (N, ..., C) is the
+    normalised geometric mean of ``read`` cuts already, ``more`` (N, K, ..., C) the probabilities
+    of K further cuts. Every cut weighs alike, so reading the cuts in two steps gives what one
+    step over all of them gives; a class one cut finds unlikely stays unlikely.
+
+    >>> unsure = np.array([[0.5, 0.5]])                                  # one cut, undecided
+    >>> geometric_mean(unsure, np.array([[[0.9, 0.1], [0.8, 0.2]]]), 1).round(3).tolist()   # two more, agreeing
+    [[0.768, 0.232]]
+    >>> once = geometric_mean(unsure, np.array([[[0.9, 0.1]]]), 1)          # the same cuts in two steps
+    >>> geometric_mean(once, np.array([[[0.8, 0.2]]]), 2).round(3).tolist()
+    [[0.768, 0.232]]
+    """
+    logs = (read * np.log(np.clip(combined, 1e-9, 1.0)) + np.log(np.clip(more, 1e-9, 1.0)).sum(axis=1)) / (read + more.shape[1])
+    mean = np.exp(logs - logs.max(axis=-1, keepdims=True))
+    return mean / mean.sum(axis=-1, keepdims=True)
 
 
 @dataclass(frozen=True)
@@ -222,27 +245,37 @@ class TileReader:
         turned over) in place. One cut a little off the digit's centre, scale or turn reads a
         font the classifier never saw less surely (or wrongly) than the cuts around it together:
         on validation turns fewer right tiles fell below the confirmation bar and fewer misread
-        ones reached it."""
+        ones reached it. A candidate still below the confirmation bar (:attr:`TileReaderOptions.sure_found`)
+        either way up, and not surely "not a tile", is cut the :data:`WIDER` ways too and read
+        from all its cuts."""
         pairs = probs.reshape(-1, 2, probs.shape[1])
         upside = probs.shape[1] - 2
         unsure = np.flatnonzero((pairs[:, :, :upside].max(axis=(1, 2)) < self.options.read_again)
                                 & (pairs[:, :, -1].min(axis=1) < self.options.read_again))
-        if not len(unsure):
+        self._add_cuts(frame, cut, pairs, unsure, JITTERS, 1)
+        still = unsure[(pairs[unsure, :, :upside].max(axis=(1, 2)) < self.options.sure_found)
+                       & (pairs[unsure, :, -1].min(axis=1) < self.options.sure_none)]
+        self._add_cuts(frame, cut, pairs, still, WIDER, 1 + len(JITTERS))
+
+    def _add_cuts(self, frame: np.ndarray, cut: list, pairs: np.ndarray, which: np.ndarray,
+                  jitters: tuple[tuple[float, float, float, float], ...], read: int) -> None:
+        """Cut the candidates ``which`` of ``cut`` the ``jitters`` ways more, both ways up, and put
+        in ``pairs`` (candidate, way up, class) the geometric mean of the probabilities of all their
+        cuts: the ``read`` ones whose mean ``pairs`` holds and the new ones."""
+        if not len(which):
             return
         patches = []
-        for k in unsure:
+        for k in which:
             c = cut[k]
             right, down = np.array([math.cos(c.angle), math.sin(c.angle)]), np.array([-math.sin(c.angle), math.cos(c.angle)])
-            for along, across, degrees, scale in JITTERS:
+            for along, across, degrees, scale in jitters:
                 centre = np.array([c.x, c.y]) + c.height * (along * right + across * down)
                 patch = cut_patch(frame, (float(centre[0]), float(centre[1])), c.angle + math.radians(degrees),
                                   c.height * scale)
                 patches += [patch, patch[::-1, ::-1]]
         logits, _ = self.classify(balance(np.stack(patches)))
-        more = _softmax(logits[:, self._classes]).reshape(len(unsure), len(JITTERS), 2, -1)
-        logs = np.log(np.clip(np.concatenate([pairs[unsure][:, None], more], axis=1), 1e-9, 1.0)).mean(axis=1)
-        mean = np.exp(logs)
-        pairs[unsure] = mean / mean.sum(axis=2, keepdims=True)
+        more = _softmax(logits[:, self._classes]).reshape(len(which), len(jitters), 2, -1)
+        pairs[which] = geometric_mean(pairs[which], more, read)
 
     def _extend_rows(self, frame: np.ndarray, rows: list[list[tuple[Placed, str, float]]]) -> list[Placed]:
         """Tiles found beyond the ends of the rows (each row: its tiles upright, in reading order,
