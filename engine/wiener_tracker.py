@@ -291,7 +291,7 @@ class WienerTracker(GinTracker):
         top, under = self.pile[-1], (self.pile[-2] if len(self.pile) >= 2 else None)
         player = self.players[self.turn.player]
         if code == top:
-            if self._same_place(top, self._places[-1]) or self._places[-1] is None is self._pile_now[code]:
+            if self._same_place(top, self._places[-1]) or (self._places[-1] is None and self._pile_now[code] is None):
                 return []  # where it lay; or read unsurely then and now, the top card as it was
             options = [took(player, top)] if under == top and not self.turn.drawn else []
             if self._second_copy_possible(top):
