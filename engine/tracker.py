@@ -1070,11 +1070,8 @@ class GinTracker:
             if not fits or key in self._flagged_keys:
                 continue
             self._flagged_keys.add(key)
-            event = self._emit("reading", frame_id, needs_confirmation=True, candidates=fits, zone=zone, position=(x, y),
-                               cards=(UNREAD,), detail=f"{shown}, and {a} and {b} lie a card apart: "
-                                                       f"{PLACE_QUESTION} between them?")
-            self._pending[event.seq] = (zone, UNREAD, x, y, True)
-            self._gaps.add(event.seq)
+            event = self._ask_place(zone, x, y, frame_id, fits,
+                                    f"{shown}, and {a} and {b} lie a card apart: {PLACE_QUESTION} between them?")
             events.append(event)
         return events
 
@@ -1135,15 +1132,24 @@ class GinTracker:
             if not fits or key in self._flagged_keys or inside is None or inside.name != zone:
                 continue
             self._flagged_keys.add(key)
-            event = self._emit("reading", frame_id, needs_confirmation=True, candidates=fits[:CHOICES], zone=zone,
-                               position=(x, y), cards=(UNREAD,),
-                               detail=f"{shown}: {PLACE_QUESTION} {where}, if any?")
-            self._pending[event.seq] = (zone, UNREAD, x, y, True)
-            self._gaps.add(event.seq)
+            event = self._ask_place(zone, x, y, frame_id, fits[:CHOICES], f"{shown}: {PLACE_QUESTION} {where}, if any?")
             if layoff:
                 self._layoff_places[event.seq] = (len(cards), key)
             return [event]
         return []
+
+    def _ask_place(self, zone: str, x: float, y: float, frame_id: int, candidates: tuple[str, ...], detail: str,
+                   about: str = UNREAD, read: str | None = None) -> Event:
+        """A question about a place (:data:`PLACE_QUESTION`): which card lies there, if any. It stays open
+        until answered, whatever is read there meanwhile; a card named there counts where the camera reads
+        none (:attr:`_named`). ``about``: the card read there (an unread place by default); ``read``: the
+        camera's reading the answer replaces, where the players named that card before (default ``about``)."""
+        read = about if read is None else read
+        event = self._emit("reading", frame_id, needs_confirmation=True, candidates=candidates, zone=zone,
+                           position=(x, y), cards=(about,), detail=detail)
+        self._pending[event.seq] = (zone, read, x, y, read == UNREAD)
+        self._gaps.add(event.seq)
+        return event
 
     def _group(self, cards: dict[str, _Card]) -> list[tuple[str, ...]]:
         """Clusters of cards lying together (single linkage), each ordered left to right."""

@@ -460,9 +460,9 @@ class WienerTracker(GinTracker):
             places = []  # (how unusual, x, y, where): a step wider than the fan's first, then the rows' ends
             for row, row_steps in zip(rows, steps):
                 names = [self._copy_of(key) for key in row]
-                for (a, b), step in zip(zip(row, row[1:]), row_steps):
+                for (a, b), (name_a, name_b), step in zip(zip(row, row[1:]), zip(names, names[1:]), row_steps):
                     places.append(((-math.hypot(*step) / fan, 1), (cards[a].x + cards[b].x) / 2, (cards[a].y + cards[b].y) / 2,
-                                   f"between {self._copy_of(a)} and {self._copy_of(b)}"))
+                                   f"between {name_a} and {name_b}"))
                 dx, dy = (median(s[0] for s in row_steps), median(s[1] for s in row_steps)) if row_steps else (fan, 0.0)
                 first, last = cards[row[0]], cards[row[-1]]
                 places.append(((-1.0, 0), first.x - dx, first.y - dy, f"before {names[0]}"))
@@ -474,13 +474,9 @@ class WienerTracker(GinTracker):
                 if key in self._flagged_keys or inside is None or inside.name != zone:
                     continue
                 self._flagged_keys.add(key)
-                event = self._emit("reading", frame_id, needs_confirmation=True, candidates=(NOTHING,), zone=zone,
-                                   position=(x, y), cards=(UNREAD,),
-                                   detail=f"{self.players[seat]}'s area shows {len(laid[seat])} cards, fewer than "
-                                          f"{HAND_SIZE}: {PLACE_QUESTION} {where}, if any?")
-                self._pending[event.seq] = (zone, UNREAD, x, y, True)
-                self._gaps.add(event.seq)
-                return [event]
+                return [self._ask_place(zone, x, y, frame_id, (NOTHING,),
+                                        f"{self.players[seat]}'s area shows {len(laid[seat])} cards, fewer than "
+                                        f"{HAND_SIZE}: {PLACE_QUESTION} {where}, if any?")]
         return []
 
     def _read_twice_question(self, seat: int, reading: dict[str, dict[str, _Card]], frame_id: int) -> list[Event]:
@@ -506,14 +502,9 @@ class WienerTracker(GinTracker):
             # The players may have named this reading before: the question is about what they named.
             read = next((o.read for o in self._overrides if o.zone == zone and o.card == code
                          and math.dist((o.x, o.y), (x, y)) <= self.options.confirm_radius_cm), code)
-            event = self._emit("reading", frame_id, needs_confirmation=True, candidates=(NOTHING, code), zone=zone,
-                               position=(x, y), cards=(code,),
-                               detail=f"{self.players[seat]}'s area shows more than {HAND_SIZE} cards, {code} read twice "
-                                      f"{apart:.1f} cm apart: {PLACE_QUESTION} at ({x:.0f}, {y:.0f}) cm besides that "
-                                      f"{code}, if any?")
-            self._pending[event.seq] = (zone, read, x, y, False)
-            self._gaps.add(event.seq)  # asked until answered, whatever is read there meanwhile
-            return [event]
+            detail = (f"{self.players[seat]}'s area shows more than {HAND_SIZE} cards, {code} read twice {apart:.1f} cm "
+                      f"apart: {PLACE_QUESTION} at ({x:.0f}, {y:.0f}) cm besides that {code}, if any?")
+            return [self._ask_place(zone, x, y, frame_id, (NOTHING, code), detail, about=code, read=read)]
         return []
 
     def _named_unread(self, zone: str, card: _Card) -> bool:
