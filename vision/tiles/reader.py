@@ -282,14 +282,15 @@ class TileReader:
         pairs[which] = geometric_mean(pairs[which], more, read)
 
     def _extend_rows(self, frame: np.ndarray, rows: list[list[tuple[Placed, str, float]]],
-                     others: list[Placed] = ()) -> list[Placed]:
+                     others: list[Placed] = (), open_ends: list[Placed] | None = None) -> list[Placed]:
         """Tiles found beyond the ends of the rows (each row: its tiles upright, in reading order,
         with code and confidence), one tile's width on at a time, added to the rows in place: a
         row whose blob was cut short or split (a faint seam, glare on its end) loses its end
         tiles otherwise. The places at each end are read upright as the row stands, a little
         nearer and farther too (:data:`STEPS`: a row cut into tiles of the wrong width has its
         tiles off their true places), the surest reading winning. ``others``: tiles of other
-        rows, whose places are not looked at."""
+        rows, whose places are not looked at; ``open_ends`` gets the places beyond an end that
+        look like a face (as light, of its colour) where no tile was read."""
         found: list[Placed] = []
         height, width = frame.shape[:2]
         grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
@@ -305,16 +306,20 @@ class TileReader:
                     along = (step if side else -step) * tile.width
                     beyond.append(Placed(tile.x + along * math.cos(tile.angle), tile.y + along * math.sin(tile.angle),
                                          tile.angle, tile.width, tile.height))
-                # Only where a face may be: inside the frame, as light as the end tile's face, no tile there yet.
+                # Only where a face may be: inside the frame, as light as the end tile's face and of its
+                # colour (a light green table is as light), no tile there yet.
                 beyond = [place for place in beyond if _within(outline(place), width, height)
                           and np.hypot(*(centres - (place.x, place.y)).T).min() >= 0.5 * place.width]
-                if beyond and _as_light(grey, beyond[len(beyond) // 2], tile):
+                if beyond and _as_light(grey, beyond[len(beyond) // 2], tile) and _face_coloured(
+                        frame, beyond[len(beyond) // 2], tile):
                     places[r, side] = beyond
             hits = iter(self._read_places(frame, [place for beyond in places.values() for place in beyond]))
             going = []
             for (r, side), beyond in places.items():
                 tried = [(hit, place) for place, hit in zip(beyond, hits) if hit]     # beyond first: zip stops there
                 if not tried:
+                    if open_ends is not None:
+                        open_ends.append(beyond[len(beyond) // 2])
                     continue
                 hit, place = max(tried, key=lambda item: item[0][1])
                 rows[r].insert(len(rows[r]) if side else 0, (place, hit[0], hit[1]))
@@ -492,15 +497,20 @@ class TileReader:
         # of the table where it is plain (:meth:`_Surroundings.plain`); a face washed out by glare is not.
         doubts += [doubt for cuts, doubt in blank_blobs if around is None or not all(
             around.plain(Placed(c.x, c.y, c.angle, c.width, c.height)) for c in cuts)]
-        # A tile found at a patch may be one of a row the finder missed: look beyond it too.
+        # A tile found at a patch may be one of a row the finder missed: look beyond it too. Where
+        # the place beyond such a row's end looks like a face but reads as no tile, the finder may
+        # have lost more of the row there (glare over its middle): a doubt.
         patch_rows = [[hit] for hit in looked]
-        found += [tile for tile, _, _ in looked] + self._extend_rows(frame, patch_rows, read_tiles + found)
+        open_ends: list[Placed] = []
+        found += [tile for tile, _, _ in looked] + self._extend_rows(frame, patch_rows, read_tiles + found, open_ends)
         rows += patch_rows
         doubts += [Doubt(f"the tile at ({tile.x:.0f}, {tile.y:.0f}) cannot be read", (tile.x, tile.y)) for tile in unreadable
                    if not _answered((tile.x, tile.y), found)]
         doubts += [Doubt(f"a tile-sized patch of face colour at ({x:.0f}, {y:.0f}) is no tile {how}", (x, y))
                    for (x, y), how in patches if not _answered((x, y), found) and (x, y) not in bare]
         doubts += [doubt for point, doubt in rooms if not _answered(point, found) and point not in bare]
+        doubts += [Doubt(f"beyond a row's end the place at ({p.x:.0f}, {p.y:.0f}) looks like a tile's face, but no tile is "
+                         f"read there", (p.x, p.y)) for p in open_ends if not _answered((p.x, p.y), found)]
         # A colour misread (the classifier's surest mistakes) turns a run or group of the table into
         # no combination: a row that is one but for a single tile's colour is asked about.
         doubts += [Doubt(f"the row at ({row[0][0].x:.0f}, {row[0][0].y:.0f}) is a combination but for one tile's colour")
@@ -628,6 +638,32 @@ def _as_light(grey: np.ndarray, place: Placed, tile: Placed, share: float = 0.75
         window = grey[max(0, y - half):y + half + 1, max(0, x - half):x + half + 1]
         return float(np.sort(window, axis=None)[3 * window.size // 4]) if window.size else 0.0
     return light(place) >= share * light(tile)
+
+
+FACE_COLOUR_DISTANCE = 40.0
+"""How far (Lab a, b units) the lighter half of a place's middle may be from a tile face's for a
+face to lie there: on validation tables the tiles found beyond rows' ends were at most 27 from
+their end tile (faces across a light gradient), a light green table beside a row over 50."""
+
+
+def _face_coloured(frame: np.ndarray, place: Placed, tile: Placed, distance: float = FACE_COLOUR_DISTANCE) -> bool:
+    """Whether the middle of ``place`` has the colour of the middle of ``tile``, a tile's face, in
+    a BGR frame: the mean a, b (Lab) of the lighter half of each middle (the face, not the ink)
+    at most ``distance`` apart.
+
+    >>> frame = np.zeros((100, 200, 3), np.uint8); frame[:] = (120, 200, 90); frame[30:70, 50:80] = (215, 230, 235)
+    >>> tile = Placed(65, 50, 0.0, 30, 40)
+    >>> _face_coloured(frame, Placed(95, 50, 0.0, 30, 40), tile), _face_coloured(frame, tile, tile)
+    (False, True)
+    """
+    def colour(p: Placed) -> np.ndarray:
+        half = max(1, int(min(p.width, p.height) / 4))
+        x, y = int(round(p.x)), int(round(p.y))
+        window = frame[max(0, y - half):y + half + 1, max(0, x - half):x + half + 1]
+        lab = cv2.cvtColor(window, cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
+        lighter = lab[lab[:, 0] >= np.median(lab[:, 0])]
+        return lighter[:, 1:].mean(axis=0)
+    return float(np.hypot(*(colour(place) - colour(tile)))) <= distance
 
 
 def _looks(points: list[Point], tiles: list[Placed]) -> list[Placed]:
