@@ -138,7 +138,7 @@ class TableReading:
     own, so signs that one is missing (a one-tile gap in a line of tiles, a tile-sized patch of
     face colour left unexplained, a blob cut into tiles of the wrong width, a tile in a row that
     could not be read, a tile at the frame's edge, a hand over the table) are listed here, with
-    one sign of a misread tile (a row that is a combination but for one tile's colour), and a
+    one sign of a misread tile (a row that is a combination but for one tile's colour or number), and a
     caller must ask the players rather than judge. Each is a :class:`Doubt`, with its place where it
     has one.
 
@@ -190,6 +190,10 @@ class TileReaderOptions:
     """A patch of face colour no tile explains is bare table, no doubt, where every look at it
     reads "not a tile" at least this surely and it is neither as light as the faces nor inked
     like one (:meth:`_Surroundings.plain`)."""
+    mend_chance: float = 0.01
+    """A row that is a combination but for one tile's number is doubted where the classifier
+    gives that tile the number that would mend the row at least this chance (on validation
+    turns: number misreads 0.013-0.68, rows a tile was taken out of 0.0002-0.007)."""
 
 
 class TileReader:
@@ -277,18 +281,21 @@ class TileReader:
         more = _softmax(logits[:, self._classes]).reshape(len(which), len(jitters), 2, -1)
         pairs[which] = geometric_mean(pairs[which], more, read)
 
-    def _extend_rows(self, frame: np.ndarray, rows: list[list[tuple[Placed, str, float]]]) -> list[Placed]:
+    def _extend_rows(self, frame: np.ndarray, rows: list[list[tuple[Placed, str, float]]],
+                     others: list[Placed] = (), open_ends: list[Placed] | None = None) -> list[Placed]:
         """Tiles found beyond the ends of the rows (each row: its tiles upright, in reading order,
         with code and confidence), one tile's width on at a time, added to the rows in place: a
         row whose blob was cut short or split (a faint seam, glare on its end) loses its end
         tiles otherwise. The places at each end are read upright as the row stands, a little
         nearer and farther too (:data:`STEPS`: a row cut into tiles of the wrong width has its
-        tiles off their true places), the surest reading winning."""
+        tiles off their true places), the surest reading winning. ``others``: tiles of other
+        rows, whose places are not looked at; ``open_ends`` gets the places beyond an end that
+        look like a face (as light, of its colour) where no tile was read."""
         found: list[Placed] = []
         height, width = frame.shape[:2]
         grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
         ends = [(r, side) for r, row in enumerate(rows) if row for side in (0, -1)]
-        taken = [tile for row in rows for tile, _, _ in row]
+        taken = [tile for row in rows for tile, _, _ in row] + list(others)
         while ends:
             places: dict[tuple[int, int], list[Placed]] = {}
             centres = np.array([(t.x, t.y) for t in taken])
@@ -299,16 +306,20 @@ class TileReader:
                     along = (step if side else -step) * tile.width
                     beyond.append(Placed(tile.x + along * math.cos(tile.angle), tile.y + along * math.sin(tile.angle),
                                          tile.angle, tile.width, tile.height))
-                # Only where a face may be: inside the frame, as light as the end tile's face, no tile there yet.
+                # Only where a face may be: inside the frame, as light as the end tile's face and of its
+                # colour (a light green table is as light), no tile there yet.
                 beyond = [place for place in beyond if _within(outline(place), width, height)
                           and np.hypot(*(centres - (place.x, place.y)).T).min() >= 0.5 * place.width]
-                if beyond and _as_light(grey, beyond[len(beyond) // 2], tile):
+                if beyond and _as_light(grey, beyond[len(beyond) // 2], tile) and _face_coloured(
+                        frame, beyond[len(beyond) // 2], tile):
                     places[r, side] = beyond
             hits = iter(self._read_places(frame, [place for beyond in places.values() for place in beyond]))
             going = []
             for (r, side), beyond in places.items():
                 tried = [(hit, place) for place, hit in zip(beyond, hits) if hit]     # beyond first: zip stops there
                 if not tried:
+                    if open_ends is not None:
+                        open_ends.append(beyond[len(beyond) // 2])
                     continue
                 hit, place = max(tried, key=lambda item: item[0][1])
                 rows[r].insert(len(rows[r]) if side else 0, (place, hit[0], hit[1]))
@@ -486,17 +497,33 @@ class TileReader:
         # of the table where it is plain (:meth:`_Surroundings.plain`); a face washed out by glare is not.
         doubts += [doubt for cuts, doubt in blank_blobs if around is None or not all(
             around.plain(Placed(c.x, c.y, c.angle, c.width, c.height)) for c in cuts)]
-        rows += [[hit] for hit in looked]
-        found += [tile for tile, _, _ in looked]
+        # A tile found at a patch may be one of a row the finder missed: look beyond it too. Where
+        # the place beyond such a row's end looks like a face but reads as no tile, the finder may
+        # have lost more of the row there (glare over its middle): a doubt.
+        patch_rows = [[hit] for hit in looked]
+        open_ends: list[Placed] = []
+        found += [tile for tile, _, _ in looked] + self._extend_rows(frame, patch_rows, read_tiles + found, open_ends)
+        rows += patch_rows
         doubts += [Doubt(f"the tile at ({tile.x:.0f}, {tile.y:.0f}) cannot be read", (tile.x, tile.y)) for tile in unreadable
                    if not _answered((tile.x, tile.y), found)]
         doubts += [Doubt(f"a tile-sized patch of face colour at ({x:.0f}, {y:.0f}) is no tile {how}", (x, y))
                    for (x, y), how in patches if not _answered((x, y), found) and (x, y) not in bare]
         doubts += [doubt for point, doubt in rooms if not _answered(point, found) and point not in bare]
+        doubts += [Doubt(f"beyond a row's end the place at ({p.x:.0f}, {p.y:.0f}) looks like a tile's face, but no tile is "
+                         f"read there", (p.x, p.y)) for p in open_ends if not _answered((p.x, p.y), found)]
         # A colour misread (the classifier's surest mistakes) turns a run or group of the table into
         # no combination: a row that is one but for a single tile's colour is asked about.
         doubts += [Doubt(f"the row at ({row[0][0].x:.0f}, {row[0][0].y:.0f}) is a combination but for one tile's colour")
                    for row in rows if _odd_colour([code for _, code, _ in row])]
+        # A number misread does so too, but so does a tile taken out of a run (R6 R7 R9): such a
+        # row is asked about where the classifier gives the code that would mend it a chance.
+        fixes = [(row, at, code) for row in rows for at, code in number_fixes([code for _, code, _ in row])]
+        if fixes:
+            chances = self._place_probs(frame, [row[at][0] for row, at, _ in fixes])
+            mendable = {id(row) for (row, _, code), p in zip(fixes, chances)
+                        if p[int(np.flatnonzero(self._classes == CLASS_CODES.index(code))[0])] >= self.options.mend_chance}
+            doubts += [Doubt(f"the row at ({row[0][0].x:.0f}, {row[0][0].y:.0f}) is a combination but for one tile's number")
+                       for row in rows if id(row) in mendable]
         observations = [TileObservation(code, confidence, outline(tile), number)
                         for number, row in enumerate(rows) for tile, code, confidence in row]
         # A hand over the table may hide whole tiles; the pipeline waits for it to go. Tiles read
@@ -611,6 +638,32 @@ def _as_light(grey: np.ndarray, place: Placed, tile: Placed, share: float = 0.75
         window = grey[max(0, y - half):y + half + 1, max(0, x - half):x + half + 1]
         return float(np.sort(window, axis=None)[3 * window.size // 4]) if window.size else 0.0
     return light(place) >= share * light(tile)
+
+
+FACE_COLOUR_DISTANCE = 40.0
+"""How far (Lab a, b units) the lighter half of a place's middle may be from a tile face's for a
+face to lie there: on validation tables the tiles found beyond rows' ends were at most 27 from
+their end tile (faces across a light gradient), a light green table beside a row over 50."""
+
+
+def _face_coloured(frame: np.ndarray, place: Placed, tile: Placed, distance: float = FACE_COLOUR_DISTANCE) -> bool:
+    """Whether the middle of ``place`` has the colour of the middle of ``tile``, a tile's face, in
+    a BGR frame: the mean a, b (Lab) of the lighter half of each middle (the face, not the ink)
+    at most ``distance`` apart.
+
+    >>> frame = np.zeros((100, 200, 3), np.uint8); frame[:] = (120, 200, 90); frame[30:70, 50:80] = (215, 230, 235)
+    >>> tile = Placed(65, 50, 0.0, 30, 40)
+    >>> _face_coloured(frame, Placed(95, 50, 0.0, 30, 40), tile), _face_coloured(frame, tile, tile)
+    (False, True)
+    """
+    def colour(p: Placed) -> np.ndarray:
+        half = max(1, int(min(p.width, p.height) / 4))
+        x, y = int(round(p.x)), int(round(p.y))
+        window = frame[max(0, y - half):y + half + 1, max(0, x - half):x + half + 1]
+        lab = cv2.cvtColor(window, cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
+        lighter = lab[lab[:, 0] >= np.median(lab[:, 0])]
+        return lighter[:, 1:].mean(axis=0)
+    return float(np.hypot(*(colour(place) - colour(tile)))) <= distance
 
 
 def _looks(points: list[Point], tiles: list[Placed]) -> list[Placed]:
@@ -729,6 +782,41 @@ def _odd_colour(codes: list[str]) -> bool:
         return False
     first, _, start = placed[0]
     return any(all(number == start + step * (i - first) for i, _, number in placed) for step in (1, -1))
+
+
+def number_fixes(codes: list[str]) -> list[tuple[int, str]]:
+    """Where a row of tile codes (in reading order) is a combination but for one tile's number:
+    (that tile's place in the row, the code that would make the row one), for a run in one colour
+    whose numbers are one apart either way but at a single tile, or a group (colours all
+    different) whose numbers are one but for a single tile. A legal table has no such row; a
+    number misread (5 as 6, 8 as 6) makes one, and so does a tile taken out of a run.
+
+    >>> number_fixes(["Y3", "Y4", "Y6", "Y6", "JK"]), number_fixes(["B11", "Y11", "G1", "R11"])
+    ([(2, 'Y5')], [(2, 'G11')])
+    >>> number_fixes(["R6", "R7", "R9"]), number_fixes(["R7", "R6", "R7"])
+    ([(2, 'R8')], [(0, 'R5'), (2, 'R5')])
+    >>> number_fixes(["Y3", "Y4", "Y5"]), number_fixes(["R5", "B5", "G5"]), number_fixes(["R3", "B8", "G11"])
+    ([], [], [])
+    """
+    placed = [(i, code[0], int(code[1:])) for i, code in enumerate(codes) if code != "JK"]
+    if len(codes) < 3 or len(placed) < 3:
+        return []
+    colours = [colour for _, colour, _ in placed]
+    numbers = [number for _, _, number in placed]
+    if len(set(colours)) == len(colours):        # a group but for one number
+        return [(i, f"{colour}{shared}") for shared in set(numbers) if numbers.count(shared) == len(numbers) - 1
+                for i, colour, number in placed if number != shared]
+    if len(set(colours)) != 1:
+        return []
+    fixes = []
+    for odd, (at, colour, number) in enumerate(placed):     # a run in one colour but for one number
+        rest = placed[:odd] + placed[odd + 1:]
+        first, _, start = rest[0]
+        for step in (1, -1):
+            wanted = start + step * (at - first)
+            if all(n == start + step * (i - first) for i, _, n in rest) and number != wanted and 1 <= wanted <= 13:
+                fixes.append((at, f"{colour}{wanted}"))
+    return fixes
 
 
 def _answered(point: Point, found: list[Placed]) -> bool:

@@ -159,8 +159,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m vision.train.tiles", description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=Path("models"), help="where the ONNX files go (default models/)")
     parser.add_argument("--seed", type=int, default=1, help="seed for data and training (default 1)")
-    parser.add_argument("--scenes", type=int, default=800, help="training tables to render (default 800)")
-    parser.add_argument("--classifier-steps", type=int, default=6000, help="classifier training steps (default 6000)")
+    parser.add_argument("--scenes", type=int, default=1600, help="training tables to render (default 1600)")
+    parser.add_argument("--classifier-steps", type=int, default=12000, help="classifier training steps (default 12000)")
     parser.add_argument("--hard-share", type=float, default=0.0,
                         help="share of training tables with small tiles, narrow digits, blur and low contrast, where "
                              "the held-out font was misread (default 0: the tables the shipped model was trained on)")
