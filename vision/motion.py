@@ -138,8 +138,8 @@ def hand_share(frame: np.ndarray, width: int = 160, ignore: list[np.ndarray] | N
     :data:`AWAY_FROM_TABLE` from the table's median colour can be a hand. ``ignore``:
     polygons (frame pixels) known to be something else, such as tile faces in warm light.
     ``opaque``: count only patches that hide the table as a hand does (:func:`hand_like`: glare,
-    a lamp's warm light and the table's own grain do not), and with that test to tell them, take
-    skin-coloured from the wider :data:`WIDE_SKIN_CR` (hands in cold light).
+    a lamp's warm light and the table's own grain do not); with that test to weed out the table,
+    skin is looked for in the wider :data:`WIDE_SKIN_CR` (hands in cold light).
 
     >>> frame = np.zeros((90, 160, 3), np.uint8); frame[:] = (40, 120, 40)   # green cloth
     >>> hand_share(frame)
