@@ -116,7 +116,7 @@ def test_hand_share_takes_a_skin_toned_pattern_all_over_the_table_for_the_table(
 
 def test_glare_on_wood_is_no_hand_but_a_hand_beside_it_still_is():
     """The tile reader's hand doubt: a soft glare spot on a wooden table, reaching the frame's
-    edge, is skin-coloured; with ``glare=True`` it is told from a hand (soft rim, the grain shows
+    edge, is skin-coloured; with ``opaque=True`` it is told from a hand (soft rim, the grain shows
     through), and a hand reaching in over the same table still counts."""
     from vision.motion import hand_share
     from vision.synth import backgrounds, occluders
@@ -125,8 +125,8 @@ def test_glare_on_wood_is_no_hand_but_a_hand_beside_it_still_is():
     spot = np.zeros((360, 640), np.float32)
     cv2.ellipse(spot, (60, 300), (90, 40), 30.0, 0, 360, 1.0, -1)
     glared = (table + cv2.GaussianBlur(spot, (0, 0), 12)[:, :, None] * 120).clip(0, 255).astype(np.uint8)
-    assert hand_share(glared) > 0.003                 # the spot passes for a hand without the glare test
-    assert hand_share(glared, glare=True) == 0.0
+    assert hand_share(glared) > 0.003                 # the spot passes for a hand without the opaque test
+    assert hand_share(glared, opaque=True) == 0.0
     colour, alpha = occluders.hand(np.random.default_rng(4), 640, 360, 120.0, (420.0, 150.0))
     hand = (glared + alpha[:, :, None] * (colour - glared)).clip(0, 255).astype(np.uint8)
-    assert hand_share(hand, glare=True) > 0.003
+    assert hand_share(hand, opaque=True) > 0.003

@@ -190,6 +190,24 @@ def test_a_tile_taken_out_of_a_row_leaves_a_doubt_and_missed_tiles_are_never_tru
         assert score.silent == 0, f"seed {200 + seed}: {score.summary()}"
 
 
+def test_glare_on_a_hand_free_table_is_no_hand_but_a_hand_hiding_a_tile_is(reader):
+    """Validation seeds of the turn benchmark's kind of table. Seed 670: no hand, two pools of
+    pink glare on a dark wood, skin-coloured and reaching the frame's edge; the table's grain
+    shows through them behind a soft rim, so they raise no hand doubt. Seed 604 (with a hand):
+    the hand hides a tile and its doubt is all that stops the reading being trusted."""
+    turn_table = dict(palette="ravensburger", fonts="heldout", scattered=(0, 0), light_tables=False,
+                      tile_height=(40.0, 64.0))
+    glared = render_tile_scene(np.random.default_rng(670), TileSceneParams(hands=0.0, **turn_table))
+    reading = reader.read(glared.image)
+    assert not any("hand" in doubt for doubt in reading.doubts), reading.doubts
+    handed = render_tile_scene(np.random.default_rng(604), TileSceneParams(palette="ravensburger", fonts="heldout",
+                                                                           light_tables=False, hands=1.0))
+    reading = reader.read(handed.image)
+    matched = match(handed, reading)
+    assert any(tile.visible < 0.95 and t not in matched for t, tile in enumerate(handed.tiles))   # a tile is hidden
+    assert "a hand covers part of the table" in reading.doubts, reading.doubts
+
+
 def test_a_tile_in_a_dark_spot_is_found_by_the_contrast_look_and_read(reader):
     """A lone tile in a deep shadow falls out of the face mask (before the contrast look, only
     the looser look's doubt was left of it); it is still lighter than its dark surroundings."""

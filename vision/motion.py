@@ -28,6 +28,10 @@ import numpy as np
 
 SKIN_CR = (135, 180)
 SKIN_CB = (85, 135)
+WIDE_SKIN_CR = (128, 180)
+"""The Cr range :func:`hand_share` looks in where it also tests that a patch hides the table
+as a hand does: cold room light pulls a hand's Cr below 135, and the test weeds out the more
+patches of the table the wider range lets in."""
 RESTING_HAND_SHARE = 0.003
 """A skin-coloured patch over this share of the table is a hand, even lying still."""
 
@@ -77,11 +81,11 @@ class MotionDetector:
         return cv2.resize(self.mask, (shape[1], shape[0]), interpolation=cv2.INTER_NEAREST) > 0
 
 
-def skin_mask(image: np.ndarray) -> np.ndarray:
-    """Pixels of a BGR image in the classic YCrCb skin range."""
+def skin_mask(image: np.ndarray, cr_range: tuple[int, int] = SKIN_CR) -> np.ndarray:
+    """Pixels of a BGR image in the classic YCrCb skin range (``cr_range``: another Cr range)."""
     ycrcb = cv2.cvtColor(image, cv2.COLOR_BGR2YCrCb)
     cr, cb = ycrcb[..., 1], ycrcb[..., 2]
-    return (cr >= SKIN_CR[0]) & (cr <= SKIN_CR[1]) & (cb >= SKIN_CB[0]) & (cb <= SKIN_CB[1])
+    return (cr >= cr_range[0]) & (cr <= cr_range[1]) & (cb >= SKIN_CB[0]) & (cb <= SKIN_CB[1])
 
 
 TABLE_SHARE = 0.3
@@ -126,14 +130,16 @@ def table_colour(lab: np.ndarray, only: np.ndarray | None = None) -> np.ndarray:
 
 
 def hand_share(frame: np.ndarray, width: int = 160, ignore: list[np.ndarray] | None = None,
-               glare: bool = False) -> float:
+               opaque: bool = False) -> float:
     """The share of the frame under its largest skin-coloured patch that reaches the frame's
     edge: a hand or arm reaching in over the table. A skin-coloured patch of the table itself
     (a wood grain stripe, a check of the cloth) mostly lies inside the frame, and a patch over
     :data:`TABLE_SHARE` of the frame is the table; there only skin-coloured pixels
     :data:`AWAY_FROM_TABLE` from the table's median colour can be a hand. ``ignore``:
     polygons (frame pixels) known to be something else, such as tile faces in warm light.
-    ``glare``: leave out patches that look like glare rather than a hand (:func:`glare_like`).
+    ``opaque``: count only patches that hide the table as a hand does (:func:`hand_like`: glare,
+    a lamp's warm light and the table's own grain do not); with that test to weed out the table,
+    skin is looked for in the wider :data:`WIDE_SKIN_CR` (hands in cold light).
 
     >>> frame = np.zeros((90, 160, 3), np.uint8); frame[:] = (40, 120, 40)   # green cloth
     >>> hand_share(frame)
@@ -142,8 +148,8 @@ def hand_share(frame: np.ndarray, width: int = 160, ignore: list[np.ndarray] | N
     >>> hand_share(frame)
     0.0
     >>> frame[40:90, 100:120] = (90, 120, 200)           # an arm reaching in from the bottom
-    >>> round(hand_share(frame), 3)
-    0.069
+    >>> round(hand_share(frame), 3), round(hand_share(frame, opaque=True), 3)
+    (0.069, 0.069)
     >>> wood = np.zeros((90, 160, 3), np.uint8); wood[:] = (60, 110, 170)   # a skin-toned table
     >>> hand_share(wood)
     0.0
@@ -152,22 +158,23 @@ def hand_share(frame: np.ndarray, width: int = 160, ignore: list[np.ndarray] | N
     0.069
     """
     small = cv2.resize(frame, (width, max(1, round(frame.shape[0] * width / frame.shape[1]))), interpolation=cv2.INTER_AREA)
-    skin = skin_mask(small)
+    skin = skin_mask(small, WIDE_SKIN_CR if opaque else SKIN_CR)
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
     skin &= ~table_colour(lab, skin)
+    known = np.zeros(skin.shape, np.uint8)
     if ignore:
         scale = width / frame.shape[1]
-        known = np.zeros(skin.shape, np.uint8)
         cv2.fillPoly(known, [np.round(np.asarray(p, np.float32) * scale).astype(np.int32) for p in ignore], 1)
         skin &= known == 0
     keep = None
-    if glare:
+    if opaque:
         @functools.cache
-        def finer_light() -> np.ndarray:        # made only where a patch is to be judged (most frames have none)
-            finer = cv2.resize(frame, (2 * width, 2 * small.shape[0]), interpolation=cv2.INTER_AREA)
-            return cv2.cvtColor(finer, cv2.COLOR_BGR2LAB)[:, :, 0].astype(np.float32)
+        def finer() -> tuple[np.ndarray, np.ndarray]:   # made only where a patch is to be judged (most frames have none)
+            size = (2 * width, 2 * small.shape[0])
+            colour = cv2.cvtColor(cv2.resize(frame, size, interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2LAB)
+            return colour.astype(np.float32), cv2.resize(known, size, interpolation=cv2.INTER_NEAREST) > 0
 
-        keep = lambda patch: not glare_like(finer_light(), patch)      # noqa: E731
+        keep = lambda patch: hand_like(finer()[0], patch, finer()[1])      # noqa: E731
     share = _largest_patch(skin, reaching_edge=True, at_most=int(TABLE_SHARE * skin.size), keep=keep) / skin.size
     lab = lab.astype(np.float32)
     table = np.median(lab.reshape(-1, 3), axis=0)
@@ -175,40 +182,55 @@ def hand_share(frame: np.ndarray, width: int = 160, ignore: list[np.ndarray] | N
     return max(share, _largest_patch(skin & away, reaching_edge=True, keep=keep) / skin.size)
 
 
-GLARE_EDGE = 0.35
-GLARE_TEXTURE = 0.6
-"""A skin-coloured patch is glare, not a hand, where its rim is soft (the steepest quarter of
-the lightness steps across it less than :data:`GLARE_EDGE` of the patch's contrast per pixel)
-and the table's texture shows through it (its fine texture at least :data:`GLARE_TEXTURE` of
-the table's around it): glare adds light to the table, a hand hides it behind a sharp edge."""
+HAND_RIM = 0.4
+HAND_TEXTURE = 0.6
+"""A skin-coloured patch hides the table as a hand does where its rim is sharp (the steepest
+quarter of the colour steps across it at least :data:`HAND_RIM` of the colour difference
+between the patch and the table around it, per pixel) and the table's texture does not show
+through it (its fine colour texture under :data:`HAND_TEXTURE` of the table's around it).
+Glare and a lamp's warm pool of light add light to the table behind a soft rim, grain and all;
+a skin-toned streak of wood grain or a blot of the cloth is textured like the table around it."""
 
 
-def glare_like(light: np.ndarray, patch: np.ndarray) -> bool:
-    """Whether a skin-coloured ``patch`` (bool, any size) of a lightness image ``light`` (float
-    Lab L, twice the patch's size or more; it is scaled to it) looks like glare: see :data:`GLARE_EDGE`.
+def hand_like(lab: np.ndarray, patch: np.ndarray, known: np.ndarray | None = None) -> bool:
+    """Whether a skin-coloured ``patch`` (bool, any size) of a Lab image ``lab`` (float, OpenCV's
+    scale; twice the patch's size or more, the patch is scaled to it) hides the table as a hand
+    does: see :data:`HAND_RIM`. ``known``: pixels of ``lab`` that are something else (tiles), left
+    out of the rim and of the table around it.
 
     >>> ys, xs = np.mgrid[0:90, 0:160]
-    >>> grain = 100 + 20 * np.sin(xs * 1.7) * np.cos(ys * 1.3)          # a wood grain
-    >>> spot = 80 * np.exp(-((xs - 80) ** 2 + (ys - 45) ** 2) / 400.0)    # a soft glare spot on it
-    >>> bool(glare_like(grain + spot, spot > 25))
-    True
-    >>> hand = grain.copy(); hand[20:70, 60:100] = 170                  # an opaque hand, sharp rim
-    >>> bool(glare_like(hand, hand > 160))
+    >>> grain = np.zeros((90, 160, 3), np.float32); grain[...] = (100, 150, 160)
+    >>> grain[..., 0] += 20 * np.sin(xs * 1.7) * np.cos(ys * 1.3)       # a wood grain
+    >>> spot = grain.copy(); glow = 80 * np.exp(-((xs - 80) ** 2 + (ys - 45) ** 2) / 400.0)
+    >>> spot[..., 0] += glow                                            # a soft glare spot on it
+    >>> hand_like(spot, glow > 25)
     False
+    >>> hand = grain.copy(); hand[20:70, 60:100] = (170, 150, 150)      # an opaque hand, sharp rim
+    >>> hand_like(hand, hand[..., 0] > 160)
+    True
     """
-    light = np.asarray(light, np.float32)
-    mask = cv2.resize(patch.astype(np.uint8), (light.shape[1], light.shape[0]), interpolation=cv2.INTER_NEAREST)
+    mask = cv2.resize(patch.astype(np.uint8), (lab.shape[1], lab.shape[0]), interpolation=cv2.INTER_NEAREST)
+    known = np.zeros(mask.shape, bool) if known is None else known
     inner = cv2.erode(mask, np.ones((5, 5), np.uint8)) > 0
-    ring = (cv2.dilate(mask, np.ones((9, 9), np.uint8)) > 0) & (mask == 0)
-    if not inner.any() or not ring.any():
-        return False
-    contrast = abs(float(np.median(light[inner])) - float(np.median(light[ring])))
-    band = (cv2.dilate(mask, np.ones((3, 3), np.uint8)) > 0) & ~(cv2.erode(mask, np.ones((3, 3), np.uint8)) > 0)
-    steps = np.hypot(cv2.Sobel(light, cv2.CV_32F, 1, 0), cv2.Sobel(light, cv2.CV_32F, 0, 1)) / 8
-    soft = float(np.percentile(steps[band], 75)) < GLARE_EDGE * max(contrast, 1.0)
-    texture = np.abs(cv2.Laplacian(cv2.GaussianBlur(light, (3, 3), 0), cv2.CV_32F))
-    through = float(np.median(texture[inner])) >= GLARE_TEXTURE * max(float(np.median(texture[ring])), 0.1)
-    return soft and through
+    ring = (cv2.dilate(mask, np.ones((9, 9), np.uint8)) > 0) & (mask == 0) & ~known
+    # The rim is where the patch meets the table: not the frame's edge, nor a tile's.
+    rim = (cv2.dilate(mask, np.ones((3, 3), np.uint8)) > 0) & ~(cv2.erode(mask, np.ones((3, 3), np.uint8)) > 0)
+    rim[:2], rim[-2:], rim[:, :2], rim[:, -2:] = False, False, False, False
+    rim &= cv2.dilate(known.astype(np.uint8), np.ones((5, 5), np.uint8)) == 0
+    if not inner.any() or not ring.any() or not rim.any():
+        return False            # too thin to hide a tile, or no rim on the table to judge
+    # Steps and texture only around the patch (cheaper); 4 pixels more than its ring is room
+    # enough for the filters to see the same pixels as on the whole image.
+    ys, xs = np.nonzero(ring | (mask > 0))
+    window = (slice(max(0, ys.min() - 4), ys.max() + 5), slice(max(0, xs.min() - 4), xs.max() + 5))
+    lab, inner, ring, rim = lab[window], inner[window], ring[window], rim[window]
+    difference = float(np.linalg.norm(np.median(lab[inner], axis=0) - np.median(lab[ring], axis=0)))
+    steps = np.sqrt(sum(cv2.Sobel(lab[..., c], cv2.CV_32F, 1, 0) ** 2 + cv2.Sobel(lab[..., c], cv2.CV_32F, 0, 1) ** 2
+                        for c in range(3))) / 8
+    sharp = float(np.percentile(steps[rim], 75)) >= HAND_RIM * max(difference, 1.0)
+    texture = sum(np.abs(cv2.Laplacian(cv2.GaussianBlur(lab[..., c], (3, 3), 0), cv2.CV_32F)) for c in range(3))
+    hiding = float(np.median(texture[inner])) < HAND_TEXTURE * max(float(np.median(texture[ring])), 0.1)
+    return sharp and hiding
 
 
 def _largest_patch(mask: np.ndarray, reaching_edge: bool = False, at_most: int | None = None, keep=None) -> int:

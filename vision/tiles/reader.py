@@ -528,8 +528,8 @@ class TileReader:
                         for number, row in enumerate(rows) for tile, code, confidence in row]
         # A hand over the table may hide whole tiles; the pipeline waits for it to go. Tiles read
         # as tiles are no hand (faces in warm light are skin-coloured; a light hand may pass as face),
-        # nor is glare on a wooden table (skin-coloured, but soft-edged and showing the grain).
-        if hand_share(frame, ignore=[np.array(o.outline) for o in observations], glare=True) > RESTING_HAND_SHARE:
+        # nor is a skin-coloured patch the table shows through (glare, grain) or that has a soft rim.
+        if hand_share(frame, ignore=[np.array(o.outline) for o in observations], opaque=True) > RESTING_HAND_SHARE:
             doubts.append(Doubt("a hand covers part of the table"))
         if not observations:
             if layout.contrast_only:    # light patches of the table's grain, nothing to tell from an empty table
