@@ -279,6 +279,10 @@ class _LazyFaces(dict):
         face = self[code] = draw_face(self.style, code, self.seed)
         return face
 
+    def __contains__(self, code: object) -> bool:
+        """Every card and the back, drawn or not (the keys are only those drawn so far)."""
+        return code in CARD_CODES or code == BACK_CODE
+
 
 @lru_cache(maxsize=16)
 def procedural_deck(seed: int) -> Deck:

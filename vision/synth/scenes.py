@@ -227,17 +227,22 @@ def pick_designs(rng: np.random.Generator, params: SceneParams) -> list[str]:
 
 
 class _Dealer:
-    """Deals codes from each deck without repeats, as runs, sets or at random."""
+    """Deals codes from each deck without repeats, as runs, sets or at random.
+
+    Only the cards a deck has: one cut from a player's layout photos lacks a card whose two
+    indices were not both found (:func:`vision.deck_scenes.layout_deck`).
+    """
 
     def __init__(self, rng: np.random.Generator, decks: list[Deck], jokers: float):
         self.rng, self.decks, self.jokers = rng, decks, jokers
-        self.left = [set(CARD_CODES) for _ in decks]
+        self.cards = [{code for code in CARD_CODES if code in deck.faces} for deck in decks]
+        self.left = [set(cards) for cards in self.cards]
 
     def deal(self, count: int, kind: str = "random") -> list[tuple[str, Deck]]:
         k = int(self.rng.integers(len(self.decks)))
         deck, left = self.decks[k], self.left[k]
         if len(left) < count:
-            left |= set(CARD_CODES)
+            left |= self.cards[k]
         codes: list[str] = []
         if kind == "run":
             suit = "SHDC"[int(self.rng.integers(4))]
