@@ -52,25 +52,28 @@ def sixty_tile_table(palette: str, seed: int):
             return scene
 
 
-BASELINE_MODULES = ("outlines", "reader", "patches", "grouping")
-"""The modules of ``vision/tiles`` that ``--baseline`` takes from the other revision (the rest is shared)."""
+BASELINE_MODULES = ("vision.tiles.outlines", "vision.tiles.reader", "vision.tiles.patches", "vision.tiles.grouping",
+                    "vision.motion")
+"""The modules that ``--baseline`` takes from the other revision (the rest is shared): the reader, its
+outline finder, patch cutting, grouping and hand test."""
 
 
 def reader_at(revision: str):
-    """The ``TileReader`` class of a git revision: its reader, outline finder, patch cutting and
-    grouping (:data:`BASELINE_MODULES`), loaded beside this checkout's under other module names
-    (``baseline_reader``, ``baseline_outlines``, ...)."""
+    """The ``TileReader`` class of a git revision: its :data:`BASELINE_MODULES`, loaded beside this
+    checkout's under other module names (``baseline_reader``, ``baseline_motion``, ...)."""
     root = Path(__file__).resolve().parent.parent
     folder = Path(tempfile.mkdtemp(prefix="tile-baseline-"))
-    for name in BASELINE_MODULES:
+    renamed = {module: "baseline_" + module.rsplit(".", 1)[1] for module in BASELINE_MODULES}
+    for module, name in renamed.items():
+        path = module.replace(".", "/") + ".py"
         try:
-            source = subprocess.run(["git", "show", f"{revision}:vision/tiles/{name}.py"], cwd=root, check=True,
+            source = subprocess.run(["git", "show", f"{revision}:{path}"], cwd=root, check=True,
                                     capture_output=True, text=True).stdout
         except subprocess.CalledProcessError as error:
-            raise SystemExit(f"--baseline {revision}: git cannot show vision/tiles/{name}.py there: {error.stderr.strip()}")
-        for other in BASELINE_MODULES:
-            source = source.replace(f"from vision.tiles.{other} import", f"from baseline_{other} import")
-        (folder / f"baseline_{name}.py").write_text(source)
+            raise SystemExit(f"--baseline {revision}: git cannot show {path} there: {error.stderr.strip()}")
+        for other, other_name in renamed.items():
+            source = source.replace(f"from {other} import", f"from {other_name} import")
+        (folder / f"{name}.py").write_text(source)
     sys.path.insert(0, str(folder))
     return importlib.import_module("baseline_reader").TileReader
 
