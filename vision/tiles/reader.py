@@ -517,13 +517,13 @@ class TileReader:
                    for row in rows if _odd_colour([code for _, code, _ in row])]
         # A number misread does so too, but so does a tile taken out of a run (R6 R7 R9): such a
         # row is asked about where the classifier gives the code that would mend it a chance.
-        fixes = [(row, at, code) for row in rows for at, code in number_fixes([code for _, code, _ in row])]
+        fixes = [(r, at, code) for r, row in enumerate(rows) for at, code in number_fixes([code for _, code, _ in row])]
         if fixes:
-            chances = self._place_probs(frame, [row[at][0] for row, at, _ in fixes])
-            mendable = {id(row) for (row, _, code), p in zip(fixes, chances)
-                        if p[int(np.flatnonzero(self._classes == CLASS_CODES.index(code))[0])] >= self.options.mend_chance}
-            doubts += [Doubt(f"the row at ({row[0][0].x:.0f}, {row[0][0].y:.0f}) is a combination but for one tile's number")
-                       for row in rows if id(row) in mendable]
+            chances = self._place_probs(frame, [rows[r][at][0] for r, at, _ in fixes])
+            column = {code: int(np.flatnonzero(self._classes == CLASS_CODES.index(code))[0]) for _, _, code in fixes}
+            mendable = sorted({r for (r, _, code), p in zip(fixes, chances) if p[column[code]] >= self.options.mend_chance})
+            doubts += [Doubt(f"the row at ({rows[r][0][0].x:.0f}, {rows[r][0][0].y:.0f}) is a combination but for one "
+                             f"tile's number") for r in mendable]
         observations = [TileObservation(code, confidence, outline(tile), number)
                         for number, row in enumerate(rows) for tile, code, confidence in row]
         # A hand over the table may hide whole tiles; the pipeline waits for it to go. Tiles read
