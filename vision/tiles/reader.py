@@ -423,7 +423,7 @@ class TileReader:
             # lone tiles are shaped otherwise.
             usual = (shared is not None and b - a >= 2 and bool(as_tile[a:b].all()) and any(
                 abs(ratio / shared - 1) <= self.options.pitch_tolerance
-                for ratio in (pitch, cut[a].width / typical if typical else pitch)))
+                for ratio in (pitch, cut[a].width / typical)))     # the row's own cuts make typical > 0
             if abs(pitch / layout.aspect - 1) > self.options.pitch_tolerance and not usual and not (
                     cut[a].row in blank and cut[a].row in second_look):     # a wrong count, or part of a tile
                 doubt = Doubt(f"the blob at ({cut[a].x:.0f}, {cut[a].y:.0f}) cut into {b - a} tile(s) of unusual width",
