@@ -416,6 +416,31 @@ def test_rows_as_wide_as_the_frames_other_rows_raise_no_width_doubt(reader, monk
     assert sum("unusual width" in doubt for doubt in read.read(scene.image).doubts) == 4
 
 
+def test_a_row_the_frames_edge_cuts_along_its_length_is_judged_by_the_frames_tile_height(reader):
+    """A validation turn's table (seed 601, turn 60, after) whose bottom row lies along the
+    frame's edge, cut off below: its blob is lower than its tiles, so by its own height they
+    looked a third too wide. As wide as the frame's other tiles are high, read as tiles, the
+    row is cut right: the reading is complete and right."""
+    rows = [["G10", "R10", "Y10", "B10"], ["R9", "B9", "Y9"], ["R9", "R10", "R11", "R12"], ["G5", "G6", "G7", "G8", "G9"],
+            ["B4", "B5", "B6", "B7", "B8", "B9", "B10"], ["R1", "R2", "R3", "R4", "R5"], ["B2", "B3", "B4", "B5", "B6"]]
+    scene = render_tile_scene(np.random.default_rng([497696180, 1]), TileSceneParams(palette="ravensburger", **TURN_TABLE), rows)
+    reading = reader.with_palette(PALETTES["ravensburger"]).read(scene.image)
+    assert reading.complete, reading.doubts
+    assert sorted(reading.groups) == sorted(rows)
+
+
+def test_a_row_cut_into_too_few_wide_tiles_stays_a_width_doubt_though_its_cuts_read_as_tiles(reader):
+    """A validation turn's table (seed 600, turn 56, before) where five tiles of a row of seven
+    are cut into three wide ones that each read as a tile: they are too wide for the frame's
+    tiles' height too, and two tiles are missed: the width doubt stays."""
+    rows = [["G6", "G7", "G8", "G9", "G10", "G11", "G12"], ["R6", "JK", "R8"], ["G6", "G7", "G8", "G9", "G10", "G11", "G12"],
+            ["R7", "R8", "R9", "R10", "R11", "R12", "R13"], ["R2", "R3", "R4"]]
+    scene = render_tile_scene(np.random.default_rng([1341312078, 0]), TileSceneParams(palette="ravensburger", **TURN_TABLE), rows)
+    reading = reader.with_palette(PALETTES["ravensburger"]).read(scene.image)
+    assert len(match(scene, reading)) < len(scene.tiles)
+    assert any("cut into 3 tile(s) of unusual width" in doubt for doubt in reading.doubts), reading.doubts
+
+
 def test_a_row_is_also_cut_at_the_pitch_the_frames_rows_share():
     """A row's own seam counts, plus the count at the frame's shared pitch where that differs."""
     row = Blob(100.0, 50.0, 0.0, 200.0, 40.0, (5,), 0)

@@ -413,12 +413,17 @@ class TileReader:
         pairs = all_probs.reshape(-1, 2, all_probs.shape[1])
         as_tile = (pairs[:, :, :upside].max(axis=2) > np.maximum(pairs[:, :, none], self.options.min_confidence)).any(axis=1)
         blank_blobs: list[tuple[list[TileCandidate], Doubt]] = []   # doubts that go where the blob is plain table
+        # A blob's own height misleads where the frame's edge cuts a row along its length or a
+        # shadow widens it: its tiles' width is also judged against the height of the frame's tiles.
+        typical = float(np.median([cut[k].height for k in keep if as_tile[k]] or [0.0]))
         for _, a, b in rows_kept:
             pitch = cut[a].width / cut[a].height
-            # A row of tiles as wide as the frame's other rows', each read as a tile one way up, is
-            # cut right even where the frame's lone tiles are shaped otherwise.
-            usual = (shared is not None and b - a >= 2 and abs(pitch / shared - 1) <= self.options.pitch_tolerance
-                     and bool(as_tile[a:b].all()))
+            # A row of tiles as wide as the frame's other rows' (for their own height or the frame's
+            # tiles' height), each read as a tile one way up, is cut right even where the frame's
+            # lone tiles are shaped otherwise.
+            usual = (shared is not None and b - a >= 2 and bool(as_tile[a:b].all()) and any(
+                abs(ratio / shared - 1) <= self.options.pitch_tolerance
+                for ratio in (pitch, cut[a].width / typical)))     # the row's own cuts make typical > 0
             if abs(pitch / layout.aspect - 1) > self.options.pitch_tolerance and not usual and not (
                     cut[a].row in blank and cut[a].row in second_look):     # a wrong count, or part of a tile
                 doubt = Doubt(f"the blob at ({cut[a].x:.0f}, {cut[a].y:.0f}) cut into {b - a} tile(s) of unusual width",
