@@ -593,10 +593,7 @@ def _shows_table(grey: np.ndarray, place: Placed, tile: Placed, least: float = 0
     False
     """
     height, width = grey.shape
-    a, b, c, d = (np.array(p, float) for p in outline(place))
-    u, v = np.meshgrid((np.arange(steps) + 0.5) / steps, (np.arange(steps) + 0.5) / steps)
-    top, bottom = a + u[..., None] * (b - a), d + u[..., None] * (c - d)
-    points = (top + v[..., None] * (bottom - top)).reshape(-1, 2)
+    points = _grid(outline(place), steps)
     inside = points[((points >= EDGE) & (points < np.array([width, height]) - EDGE)).all(axis=1)]
     if len(inside) < least * len(points):
         return False
@@ -611,12 +608,21 @@ def _inside_share(corners, width: int, height: int, steps: int = 8) -> float:
     >>> _inside_share(((-10, 0), (10, 0), (10, 10), (-10, 10)), 100, 100)
     0.5
     """
+    points = _grid(corners, steps)
+    inside = (points[:, 0] >= 0) & (points[:, 0] <= width) & (points[:, 1] >= 0) & (points[:, 1] <= height)
+    return float(inside.mean())
+
+
+def _grid(corners, steps: int) -> np.ndarray:
+    """``steps`` x ``steps`` points (x, y rows) spread evenly over a quadrilateral (corners in order).
+
+    >>> _grid(((0, 0), (10, 0), (10, 10), (0, 10)), 2).tolist()
+    [[2.5, 2.5], [7.5, 2.5], [2.5, 7.5], [7.5, 7.5]]
+    """
     a, b, c, d = (np.array(p, float) for p in corners)
     u, v = np.meshgrid((np.arange(steps) + 0.5) / steps, (np.arange(steps) + 0.5) / steps)
     top, bottom = a + u[..., None] * (b - a), d + u[..., None] * (c - d)
-    points = top + v[..., None] * (bottom - top)
-    inside = (points[..., 0] >= 0) & (points[..., 0] <= width) & (points[..., 1] >= 0) & (points[..., 1] <= height)
-    return float(inside.mean())
+    return (top + v[..., None] * (bottom - top)).reshape(-1, 2)
 
 
 def runs_off_frame(frame: np.ndarray, corners: np.ndarray, face_share: float = 0.8) -> bool:
