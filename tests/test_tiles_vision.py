@@ -246,6 +246,34 @@ def test_a_row_along_the_frames_edge_cut_alike_is_no_doubt(reader):
     assert not any("frame's edge" in d for d in reading.doubts), reading.doubts
 
 
+TURN_LIKE = dict(palette="ravensburger", fonts="heldout", scattered=(0, 0), hands=0.0, light_tables=False,
+                 tile_height=(40.0, 64.0))
+"""A table as the turn benchmark renders one: camera tilt on, so the frame cuts some tiles."""
+
+
+def test_an_end_tile_grazing_the_frame_with_table_beyond_is_no_doubt(reader):
+    """The tilted camera cuts a corner off a row's end tile (B2 of B2 Y2 joker, at the top
+    edge); beside it the frame shows the table where a next tile would lie, so the row ends
+    there: read whole, no frame-edge doubt (one used to stop the table)."""
+    scene = render_tile_scene(np.random.default_rng(1039), TileSceneParams(**TURN_LIKE))
+    end = min((scene.tiles[i] for row in scene.rows for i in row), key=lambda t: t.outline[:, 1].min())
+    assert end.code == "B2" and end.outline[:, 1].min() < 0 < end.center[1] and end.visible > 0.9
+    reading = reader.read(scene.image)
+    assert len(match(scene, reading)) == len(scene.tiles)
+    assert not reading.doubts, reading.doubts
+
+
+def test_a_row_the_tilt_runs_off_the_frame_stays_a_doubt(reader):
+    """The tilted camera leaves half of a row's next tile beyond the right edge; the reader
+    does not find it, so the row's end tile at the edge stays a doubt."""
+    scene = render_tile_scene(np.random.default_rng(1452), TileSceneParams(**TURN_LIKE))
+    cut = next(t for t, tile in enumerate(scene.tiles) if 0.3 < tile.visible < 0.7)
+    assert scene.tiles[cut].row >= 0 and scene.tiles[cut].center[0] > scene.image.shape[1] - scene.tiles[cut].width
+    reading = reader.read(scene.image)
+    assert cut not in match(scene, reading)
+    assert any("frame's edge" in d for d in reading.doubts), reading.doubts
+
+
 def test_reading_is_only_in_the_sets_colours_and_groups_follow_the_tiles(reader):
     scene = render_tile_scene(np.random.default_rng(5), TileSceneParams(palette="rummikub", **CLEAN))
     reading = reader.with_palette(RUMMIKUB).read(scene.image)

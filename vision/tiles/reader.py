@@ -547,8 +547,10 @@ def row_ends_at_frame(frame: np.ndarray, row: list[Placed], margin: float = 0.1)
     """The tiles of ``row`` (touching tiles, any order) behind which the row may go on beyond
     the frame: an end tile whose face runs into the frame's edge (:func:`runs_off_frame`) where
     the frame cuts off clearly more (``margin`` of a tile) of the place of a next tile beyond
-    it than of the tile itself. A row lying along the edge, its tiles all cut alike, goes on
-    sideways, not beyond.
+    it than of the tile itself, and, for a row of two or more, the part of that place the frame
+    still shows is no bare table (:func:`_shows_table`). A row lying along the edge, its tiles
+    all cut alike, goes on sideways, not beyond; a row whose end tile only grazes the edge with
+    a corner shows the table where its next tile would begin.
 
     >>> frame = np.full((100, 200, 3), 40, np.uint8); frame[:30, 50:110] = 230   # a row cut by the top edge
     >>> row = [Placed(65, 10, 0.0, 30, 40), Placed(95, 10, 0.0, 30, 40)]
@@ -558,6 +560,7 @@ def row_ends_at_frame(frame: np.ndarray, row: list[Placed], margin: float = 0.1)
     [0]
     """
     height, width = frame.shape[:2]
+    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     order = reading_order(row, list(range(len(row))))
     ends = {order[0]: -1.0, order[-1]: 1.0} if len(order) > 1 else {order[0]: 0.0}
     along = row[order[0]].angle     # the order's direction (the tiles' own angles may differ by a half turn)
@@ -569,9 +572,38 @@ def row_ends_at_frame(frame: np.ndarray, row: list[Placed], margin: float = 0.1)
         share = _inside_share(outline(tile), width, height)
         beyond = [Placed(tile.x + side * tile.width * math.cos(along), tile.y + side * tile.width * math.sin(along),
                          tile.angle, tile.width, tile.height) for side in ((way,) if way else (-1.0, 1.0))]
-        if any(_inside_share(outline(next_tile), width, height) < share - margin for next_tile in beyond):
+        # Only a row of two or more shows which way it runs; a lone candidate cut by the frame
+        # may be outlined turned a quarter (a cut tile read sideways), its "beyond" the wrong way.
+        if any(_inside_share(outline(next_tile), width, height) < share - margin
+               and not (way and _shows_table(grey, next_tile, tile)) for next_tile in beyond):
             found.append(i)
     return found
+
+
+def _shows_table(grey: np.ndarray, place: Placed, tile: Placed, least: float = 0.2, share: float = 0.75,
+                 steps: int = 8) -> bool:
+    """Whether the part of ``place`` inside a grey frame is bare table: at least ``least`` of
+    the place lies inside (more than :data:`EDGE` pixels from the edge, on a ``steps`` x
+    ``steps`` grid) and is darker there than ``share`` of the middle of ``tile``, a tile's face
+    (75th percentiles, as :func:`_as_light`). A tile lying there, even one the frame cuts,
+    shows its face on that part; too small a part proves nothing.
+
+    >>> grey = np.full((100, 100), 60, np.uint8); grey[30:70, 50:80] = 220
+    >>> tile = Placed(65, 50, 0.0, 30, 40)
+    >>> _shows_table(grey, Placed(90, 50, 0.0, 30, 40), tile)         # two thirds inside, all table
+    True
+    >>> grey[30:70, 80:] = 220; _shows_table(grey, Placed(90, 50, 0.0, 30, 40), tile)   # ... or a face
+    False
+    >>> _shows_table(grey, Placed(110, 50, 0.0, 30, 40), tile)        # a sixth inside: too little to tell
+    False
+    """
+    height, width = grey.shape
+    points = _grid(outline(place), steps)
+    inside = points[((points >= EDGE) & (points < np.array([width, height]) - EDGE)).all(axis=1)]
+    if len(inside) < least * len(points):
+        return False
+    xs, ys = inside.astype(int).T
+    return bool(np.percentile(grey[ys, xs], 75) < share * _light(grey, tile))
 
 
 def _inside_share(corners, width: int, height: int, steps: int = 8) -> float:
@@ -581,12 +613,21 @@ def _inside_share(corners, width: int, height: int, steps: int = 8) -> float:
     >>> _inside_share(((-10, 0), (10, 0), (10, 10), (-10, 10)), 100, 100)
     0.5
     """
+    points = _grid(corners, steps)
+    inside = (points[:, 0] >= 0) & (points[:, 0] <= width) & (points[:, 1] >= 0) & (points[:, 1] <= height)
+    return float(inside.mean())
+
+
+def _grid(corners, steps: int) -> np.ndarray:
+    """``steps`` x ``steps`` points (x, y rows) spread evenly over a quadrilateral (corners in order).
+
+    >>> _grid(((0, 0), (10, 0), (10, 10), (0, 10)), 2).tolist()
+    [[2.5, 2.5], [7.5, 2.5], [2.5, 7.5], [7.5, 7.5]]
+    """
     a, b, c, d = (np.array(p, float) for p in corners)
     u, v = np.meshgrid((np.arange(steps) + 0.5) / steps, (np.arange(steps) + 0.5) / steps)
     top, bottom = a + u[..., None] * (b - a), d + u[..., None] * (c - d)
-    points = top + v[..., None] * (bottom - top)
-    inside = (points[..., 0] >= 0) & (points[..., 0] <= width) & (points[..., 1] >= 0) & (points[..., 1] <= height)
-    return float(inside.mean())
+    return (top + v[..., None] * (bottom - top)).reshape(-1, 2)
 
 
 def runs_off_frame(frame: np.ndarray, corners: np.ndarray, face_share: float = 0.8) -> bool:
@@ -637,12 +678,21 @@ def _as_light(grey: np.ndarray, place: Placed, tile: Placed, share: float = 0.75
     >>> _as_light(grey, Placed(95, 50, 0.0, 30, 40), tile), _as_light(grey, tile, tile)
     (False, True)
     """
-    def light(p: Placed) -> float:
-        half = max(1, int(min(p.width, p.height) / 4))
-        x, y = int(round(p.x)), int(round(p.y))
-        window = grey[max(0, y - half):y + half + 1, max(0, x - half):x + half + 1]
-        return float(np.sort(window, axis=None)[3 * window.size // 4]) if window.size else 0.0
-    return light(place) >= share * light(tile)
+    return _light(grey, place) >= share * _light(grey, tile)
+
+
+def _light(grey: np.ndarray, place: Placed) -> float:
+    """The 75th percentile of a grey frame in the middle of ``place`` (half its smaller side
+    across), 0 where that lies outside the frame.
+
+    >>> grey = np.full((100, 200), 60, np.uint8); grey[30:70, 50:80] = 220
+    >>> _light(grey, Placed(65, 50, 0.0, 30, 40)), _light(grey, Placed(300, 50, 0.0, 30, 40))
+    (220.0, 0.0)
+    """
+    half = max(1, int(min(place.width, place.height) / 4))
+    x, y = int(round(place.x)), int(round(place.y))
+    window = grey[max(0, y - half):y + half + 1, max(0, x - half):x + half + 1]
+    return float(np.sort(window, axis=None)[3 * window.size // 4]) if window.size else 0.0
 
 
 FACE_COLOUR_DISTANCE = 40.0
