@@ -560,7 +560,7 @@ def row_ends_at_frame(frame: np.ndarray, row: list[Placed], margin: float = 0.1)
     [0]
     """
     height, width = frame.shape[:2]
-    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    grey = None         # made only for a tile that runs off the frame (most rows have none)
     order = reading_order(row, list(range(len(row))))
     ends = {order[0]: -1.0, order[-1]: 1.0} if len(order) > 1 else {order[0]: 0.0}
     along = row[order[0]].angle     # the order's direction (the tiles' own angles may differ by a half turn)
@@ -569,6 +569,7 @@ def row_ends_at_frame(frame: np.ndarray, row: list[Placed], margin: float = 0.1)
         tile = row[i]
         if not runs_off_frame(frame, np.array(outline(tile))):
             continue
+        grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if grey is None else grey
         share = _inside_share(outline(tile), width, height)
         beyond = [Placed(tile.x + side * tile.width * math.cos(along), tile.y + side * tile.width * math.sin(along),
                          tile.angle, tile.width, tile.height) for side in ((way,) if way else (-1.0, 1.0))]
