@@ -292,9 +292,11 @@ class TileReader:
         rows, whose places are not looked at; ``open_ends`` gets the places beyond an end that
         look like a face (as light, of its colour) where no tile was read."""
         found: list[Placed] = []
+        ends = [(r, side) for r, row in enumerate(rows) if row for side in (0, -1)]
+        if not ends:
+            return found
         height, width = frame.shape[:2]
         grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-        ends = [(r, side) for r, row in enumerate(rows) if row for side in (0, -1)]
         taken = [tile for row in rows for tile, _, _ in row] + list(others)
         while ends:
             places: dict[tuple[int, int], list[Placed]] = {}
