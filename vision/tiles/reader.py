@@ -692,10 +692,16 @@ def _light(grey: np.ndarray, place: Placed) -> float:
     >>> _light(grey, Placed(65, 50, 0.0, 30, 40)), _light(grey, Placed(300, 50, 0.0, 30, 40))
     (220.0, 0.0)
     """
+    window = _middle(grey, place)
+    return float(np.sort(window, axis=None)[3 * window.size // 4]) if window.size else 0.0
+
+
+def _middle(image: np.ndarray, place: Placed) -> np.ndarray:
+    """The square in the middle of ``place`` (half its smaller side across) cut from ``image``,
+    clipped to it (empty where the place lies outside)."""
     half = max(1, int(min(place.width, place.height) / 4))
     x, y = int(round(place.x)), int(round(place.y))
-    window = grey[max(0, y - half):y + half + 1, max(0, x - half):x + half + 1]
-    return float(np.sort(window, axis=None)[3 * window.size // 4]) if window.size else 0.0
+    return image[max(0, y - half):y + half + 1, max(0, x - half):x + half + 1]
 
 
 FACE_COLOUR_DISTANCE = 40.0
@@ -715,10 +721,7 @@ def _face_coloured(frame: np.ndarray, place: Placed, tile: Placed, distance: flo
     (False, True)
     """
     def colour(p: Placed) -> np.ndarray:
-        half = max(1, int(min(p.width, p.height) / 4))
-        x, y = int(round(p.x)), int(round(p.y))
-        window = frame[max(0, y - half):y + half + 1, max(0, x - half):x + half + 1]
-        lab = cv2.cvtColor(window, cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
+        lab = cv2.cvtColor(_middle(frame, p), cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
         lighter = lab[lab[:, 0] >= np.median(lab[:, 0])]
         return lighter[:, 1:].mean(axis=0)
     return float(np.hypot(*(colour(place) - colour(tile)))) <= distance
