@@ -64,7 +64,17 @@ class DeckProfile:
         """The classifier output :meth:`logits` takes: ``embedding`` or ``features``."""
         return "features" if self.blocks else "embedding"
 
+    def check_width(self, width: int) -> None:
+        """Raise ValueError unless the classifier output :meth:`logits` takes has ``width`` channels
+        (a profile learned with another classifier, e.g. before the tile classifier became an ensemble)."""
+        fitted = self.blocks[0].weight.shape[1] if self.blocks else self.weight.shape[1]
+        if width != fitted:
+            raise ValueError(f"the learned deck or tile set {self.name!r} was fitted to a classifier giving {fitted} "
+                             f"features; this one gives {width}: learn it again (`rummyref learn-deck` / "
+                             f"`rummyref learn-tiles`)")
+
     def logits(self, reads: np.ndarray) -> np.ndarray:
+        self.check_width(reads.shape[1])
         if self.blocks:
             return ConvHead(self.blocks, self.weight, self.bias).logits(reads)
         return reads @ self.weight.T + self.bias

@@ -210,16 +210,23 @@ class TileReader:
             raise FileNotFoundError(f"model file {directory / CLASSIFIER_FILE} is missing: train it with "
                                     f"`python -m vision.train.tiles --out {directory}`")
         self.classifier = _session(directory / CLASSIFIER_FILE, threads)
+        self._embedding_width = {o.name: o.shape for o in self.classifier.get_outputs()}["embedding"][1]
         self.palette = palette
-        self.profile = profile
+        self.profile = self._fitting(profile)
         self.options = options
         self._classes = np.array(palette_classes(palette) + [UPSIDE_CLASS, NONE_CLASS])
 
     def with_palette(self, palette: TilePalette, profile: DeckProfile | None = None) -> "TileReader":
         clone = copy.copy(self)
-        clone.palette, clone.profile = palette, profile
+        clone.palette, clone.profile = palette, self._fitting(profile)
         clone._classes = np.array(palette_classes(palette) + [UPSIDE_CLASS, NONE_CLASS])
         return clone
+
+    def _fitting(self, profile: DeckProfile | None) -> DeckProfile | None:
+        """``profile``, checked to fit this classifier (ValueError otherwise: learn the set again)."""
+        if profile is not None:
+            profile.check_width(self._embedding_width)
+        return profile
 
     def classify(self, patches: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Logits over all classes and embeddings of (N, H, W, 3) uint8 patches."""

@@ -1,0 +1,105 @@
+"""Classifiers joined into one ONNX file (`python -m vision.train.ensemble`): the mean of the members'
+logits, their embeddings side by side, and a player's learned set fitted over all of them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+onnx = pytest.importorskip("onnx")
+import onnxruntime as ort  # noqa: E402
+from onnx import numpy_helper  # noqa: E402
+
+from vision.decks import DeckProfile  # noqa: E402
+from vision.learn_deck import shipped_head  # noqa: E402
+from vision.tiles.reader import CLASSIFIER_FILE, TileReader  # noqa: E402
+from vision.train.ensemble import EnsembleError, join, join_files, main, member  # noqa: E402
+
+MODELS = Path(__file__).resolve().parents[1] / "models"
+
+
+def _single_network():
+    """One network of the shipped tile classifier."""
+    return member(onnx.load(str(MODELS / CLASSIFIER_FILE)), 0)
+
+
+def _scaled(model, factor: float):
+    """A different network of the same shape: every weight scaled."""
+    other = onnx.ModelProto()
+    other.CopyFrom(model)
+    for weight in other.graph.initializer:
+        values = numpy_helper.to_array(weight)
+        if values.dtype == np.float32:
+            weight.CopyFrom(numpy_helper.from_array(values * np.float32(factor), weight.name))
+    return other
+
+
+def _run(model, patches: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    return tuple(session.run(["logits", "embedding"], {"patch": patches}))
+
+
+@pytest.fixture(scope="module")
+def patches() -> np.ndarray:
+    return np.random.default_rng(3).random((6, 3, 40, 32), dtype=np.float32)
+
+
+def test_joined_logits_are_the_members_mean_and_embeddings_lie_side_by_side(patches):
+    first = _single_network()
+    second = _scaled(first, 0.8)
+    logits_a, embedding_a = _run(first, patches)
+    logits_b, embedding_b = _run(second, patches)
+    assert np.abs(logits_a - logits_b).max() > 0.1           # the members differ
+    logits, embedding = _run(join([first, second]), patches)
+    np.testing.assert_allclose(logits, (logits_a + logits_b) / 2, atol=1e-4)
+    np.testing.assert_array_equal(embedding, np.hstack([embedding_a, embedding_b]))
+    for k, alone in enumerate(((logits_a, embedding_a), (logits_b, embedding_b))):   # and taken apart again
+        for got, want in zip(_run(member(join([first, second]), k), patches), alone):
+            np.testing.assert_array_equal(got, want)
+
+
+def test_the_mean_logits_stay_an_affine_function_of_the_joined_embedding(patches):
+    """What learn-tiles relies on: the last layer over all members is recovered from the outputs."""
+    first = _single_network()
+    joined = join([first, _scaled(first, 0.8), _scaled(first, 1.1)])
+    many = np.random.default_rng(4).random((260, 3, 40, 32), dtype=np.float32)
+    logits, embedding = _run(joined, many)
+    weight, bias = shipped_head(embedding, logits)
+    assert weight.shape == (logits.shape[1], embedding.shape[1]) == (81, 192)
+    np.testing.assert_allclose(embedding @ weight.T + bias, logits, atol=2e-3)
+
+
+def test_members_reading_other_patches_are_refused():
+    cards = onnx.load(str(MODELS / "cards-classifier.onnx"))
+    with pytest.raises(EnsembleError, match="member 1"):
+        join([_single_network(), cards])
+    with pytest.raises(EnsembleError, match="two members"):
+        join([_single_network()])
+
+
+def test_a_set_learned_with_another_classifier_is_refused_with_a_clear_error(tmp_path):
+    first = _single_network()
+    join_files([_save(first, tmp_path / "a.onnx"), _save(_scaled(first, 0.9), tmp_path / "b.onnx")],
+               tmp_path / CLASSIFIER_FILE)
+    stale = DeckProfile("tiles-home", np.zeros((81, 64), np.float32), np.zeros(81, np.float32))
+    with pytest.raises(ValueError, match="fitted to a classifier giving 64 features; this one gives 128: learn it again"):
+        TileReader(tmp_path, profile=stale)
+    fitting = DeckProfile("tiles-home", np.zeros((81, 128), np.float32), np.zeros(81, np.float32))
+    assert TileReader(tmp_path, profile=fitting).profile is fitting
+
+
+def test_the_command_joins_files_and_names_a_missing_one(tmp_path, capsys):
+    first = _save(_single_network(), tmp_path / "a.onnx")
+    second = _save(_scaled(_single_network(), 0.9), tmp_path / "b.onnx")
+    assert main([str(first), str(second), "--out", str(tmp_path / "joined.onnx")]) == 0
+    assert "joined 2 classifiers" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main([str(first), str(tmp_path / "nowhere.onnx"), "--out", str(tmp_path / "x.onnx")])
+    assert "no such model file" in capsys.readouterr().err
+
+
+def _save(model, path: Path) -> Path:
+    onnx.save(model, str(path))
+    return path

@@ -1,0 +1,162 @@
+"""Join classifiers trained apart into one ONNX file that reads with all of them.
+
+Two networks trained from different seeds on different rendered tables err on different
+patches, so their average is surer where they agree and less sure where they do not. The joined
+file keeps the single-classifier interface the readers use: one ``patch`` input, ``logits`` the
+mean of the members' logits (a geometric mean of their probabilities, as the reader's re-looks
+take), ``embedding`` the members' embeddings side by side. The mean logits are still an affine
+function of that embedding (each member's last layer scaled by 1 / members), so a player's set
+learned by :mod:`vision.tiles.learn` fits its last layer over all members at once, unchanged.
+
+Build time only (the ``onnx`` package, the ``train`` extra)::
+
+    python -m vision.train.ensemble A/tiles-classifier.onnx B/tiles-classifier.onnx --out models/tiles-classifier.onnx
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+INPUT = "patch"
+OUTPUTS = ("logits", "embedding")
+
+
+class EnsembleError(ValueError):
+    """The members cannot be joined (different inputs, outputs or opsets), or split."""
+
+
+def _renamed(items, rename):
+    """Copies of graph nodes, initializers or value infos with every tensor name but the input mapped by ``rename``."""
+    def mapped(tensor: str) -> str:
+        return tensor if tensor in ("", INPUT) else rename(tensor)
+
+    copies = []
+    for item in items:
+        copy = type(item)()
+        copy.CopyFrom(item)
+        copy.name = mapped(item.name)
+        if hasattr(item, "op_type"):
+            if any(attribute.g.node or attribute.graphs for attribute in item.attribute):
+                raise EnsembleError(f"node {item.name!r} holds a subgraph; only plain feed-forward classifiers are joined")
+            copy.input[:] = [mapped(t) for t in item.input]
+            copy.output[:] = [mapped(t) for t in item.output]
+        copies.append(copy)
+    return copies
+
+
+def _width(model, output: str) -> int:
+    """The length of an (N, width) output of a member."""
+    found = next(o for o in model.graph.output if o.name == output)
+    dims = found.type.tensor_type.shape.dim
+    if len(dims) != 2 or not dims[1].dim_value:
+        raise EnsembleError(f"output {output!r} is not (N, width) with a fixed width")
+    return dims[1].dim_value
+
+
+def _check_members(models: list) -> None:
+    if len(models) < 2:
+        raise EnsembleError(f"an ensemble needs two members or more, got {len(models)}")
+    first = models[0]
+    for k, model in enumerate(models):
+        inputs = [i.name for i in model.graph.input if i.name not in {t.name for t in model.graph.initializer}]
+        outputs = [o.name for o in model.graph.output]
+        if inputs != [INPUT] or not set(OUTPUTS) <= set(outputs):
+            raise EnsembleError(f"member {k} reads {inputs} and gives {outputs}; every member must read only "
+                                f"{INPUT!r} and give {', '.join(OUTPUTS)}")
+        if model.graph.input[0].type != first.graph.input[0].type:
+            raise EnsembleError(f"member {k} takes another patch shape or type than member 0")
+        if {(o.domain, o.version) for o in model.opset_import} != {(o.domain, o.version) for o in first.opset_import}:
+            raise EnsembleError(f"member {k} uses other opsets than member 0")
+        if _width(model, "logits") != _width(first, "logits"):
+            raise EnsembleError(f"member {k} gives {_width(model, 'logits')} classes, member 0 {_width(first, 'logits')}")
+
+
+def join(models: list):
+    """One model reading ``patch`` with every member: mean ``logits``, ``embedding`` concatenated.
+
+    >>> joined = join([onnx.load("a.onnx"), onnx.load("b.onnx")])   # doctest: +SKIP
+    """
+    import onnx
+    from onnx import TensorProto, helper
+
+    _check_members(models)
+    first, members = models[0], len(models)
+    nodes, initializers, kept = [], [], []
+    for k, model in enumerate(models):
+        def prefixed(tensor: str, k: int = k) -> str:
+            return f"m{k}/{tensor}"
+        nodes += _renamed(model.graph.node, prefixed)
+        initializers += _renamed(model.graph.initializer, prefixed)
+        # each member's outputs, named and shaped, so that member() can take it out again
+        kept += _renamed([o for o in model.graph.output if o.name in OUTPUTS], prefixed)
+    initializers.append(helper.make_tensor("ensemble/scale", TensorProto.FLOAT, [], [1.0 / members]))
+    nodes += [
+        helper.make_node("Sum", [f"m{k}/logits" for k in range(members)], ["ensemble/logit_sum"], name="ensemble/sum"),
+        helper.make_node("Mul", ["ensemble/logit_sum", "ensemble/scale"], ["logits"], name="ensemble/mean"),
+        helper.make_node("Concat", [f"m{k}/embedding" for k in range(members)], ["embedding"], axis=1,
+                         name="ensemble/embedding"),
+    ]
+    batch = next(o for o in first.graph.output if o.name == "logits").type.tensor_type.shape.dim[0].dim_param or None
+    outputs = [helper.make_tensor_value_info("logits", TensorProto.FLOAT, [batch, _width(first, "logits")]),
+               helper.make_tensor_value_info("embedding", TensorProto.FLOAT,
+                                             [batch, sum(_width(model, "embedding") for model in models)])]
+    graph = helper.make_graph(nodes, f"ensemble of {members}", [first.graph.input[0]], outputs, initializers,
+                              value_info=kept)
+    joined = helper.make_model(graph, opset_imports=list(first.opset_import), ir_version=first.ir_version,
+                               producer_name="rummyref vision.train.ensemble")
+    onnx.checker.check_model(joined)
+    return joined
+
+
+def member(model, k: int):
+    """Member ``k`` of a model :func:`join` made, as a model of its own; a single network is its own member 0.
+
+    >>> member(onnx.load("models/tiles-classifier.onnx"), 0)   # doctest: +SKIP
+    """
+    from onnx import helper
+
+    prefix = f"m{k}/"
+    if not any(node.name.startswith("m0/") for node in model.graph.node):
+        if k:
+            raise EnsembleError(f"the model is one network; it has no member {k}")
+        return model
+    if not any(node.name.startswith(prefix) for node in model.graph.node):
+        raise EnsembleError(f"the ensemble has no member {k}")
+
+    def unprefixed(tensor: str) -> str:
+        return tensor[len(prefix):] if tensor.startswith(prefix) else tensor
+
+    nodes = _renamed([n for n in model.graph.node if n.name.startswith(prefix)], unprefixed)
+    initializers = _renamed([t for t in model.graph.initializer if t.name.startswith(prefix)], unprefixed)
+    outputs = _renamed([v for v in model.graph.value_info if v.name in {prefix + o for o in OUTPUTS}], unprefixed)
+    graph = helper.make_graph(nodes, f"member {k}", [model.graph.input[0]], outputs, initializers)
+    return helper.make_model(graph, opset_imports=list(model.opset_import), ir_version=model.ir_version)
+
+
+def join_files(members: list[Path], out: Path) -> None:
+    """Join the classifier files ``members`` into one file ``out`` (weights inside, no external data)."""
+    import onnx
+
+    onnx.save(join([onnx.load(str(path)) for path in members]), str(out))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m vision.train.ensemble", description=__doc__.split("\n\n")[0])
+    parser.add_argument("members", type=Path, nargs="+", help="classifier ONNX files (two or more)")
+    parser.add_argument("--out", type=Path, required=True, help="the joined ONNX file to write")
+    args = parser.parse_args(argv)
+    for path in args.members:
+        if not path.is_file():
+            parser.error(f"no such model file: {path}")
+    try:
+        join_files(args.members, args.out)
+    except EnsembleError as error:
+        parser.error(str(error))
+    print(f"joined {len(args.members)} classifiers into {args.out} ({args.out.stat().st_size} bytes)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
