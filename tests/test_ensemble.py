@@ -15,7 +15,7 @@ from onnx import numpy_helper  # noqa: E402
 from vision.decks import DeckProfile  # noqa: E402
 from vision.learn_deck import shipped_head  # noqa: E402
 from vision.tiles.reader import CLASSIFIER_FILE, TileReader  # noqa: E402
-from vision.train.ensemble import EnsembleError, join, join_files, main, member  # noqa: E402
+from vision.train.ensemble import EnsembleError, join, join_files, main, member, members_of  # noqa: E402
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
 
@@ -79,6 +79,16 @@ def test_members_reading_other_patches_are_refused():
         join([_single_network()])
 
 
+def test_fine_tuning_an_ensemble_names_the_way_to_take_one_network_out(tmp_path):
+    from vision.train.tiles import main as train
+
+    (tmp_path / "joined").mkdir()
+    join_files([_save(_single_network(), tmp_path / "a.onnx"), _save(_single_network(), tmp_path / "b.onnx")],
+               tmp_path / "joined" / CLASSIFIER_FILE)
+    with pytest.raises(SystemExit, match="joins 2 networks; --init fine-tunes one: .* --member 0"):
+        train(["--init", str(tmp_path / "joined"), "--members", "1", "--out", str(tmp_path / "out")])
+
+
 def test_a_set_learned_with_another_classifier_is_refused_with_a_clear_error(tmp_path):
     first = _single_network()
     join_files([_save(first, tmp_path / "a.onnx"), _save(_scaled(first, 0.9), tmp_path / "b.onnx")],
@@ -90,11 +100,18 @@ def test_a_set_learned_with_another_classifier_is_refused_with_a_clear_error(tmp
     assert TileReader(tmp_path, profile=fitting).profile is fitting
 
 
-def test_the_command_joins_files_and_names_a_missing_one(tmp_path, capsys):
+def test_the_command_joins_files_takes_a_member_out_and_names_a_missing_one(tmp_path, capsys, patches):
     first = _save(_single_network(), tmp_path / "a.onnx")
     second = _save(_scaled(_single_network(), 0.9), tmp_path / "b.onnx")
     assert main([str(first), str(second), "--out", str(tmp_path / "joined.onnx")]) == 0
     assert "joined 2 classifiers" in capsys.readouterr().out
+    assert (members_of(tmp_path / "joined.onnx"), members_of(first)) == (2, 1)
+    assert main([str(tmp_path / "joined.onnx"), "--member", "1", "--out", str(tmp_path / "one.onnx")]) == 0
+    for got, want in zip(_run(onnx.load(str(tmp_path / "one.onnx")), patches), _run(onnx.load(str(second)), patches)):
+        np.testing.assert_array_equal(got, want)
+    with pytest.raises(SystemExit):
+        main([str(tmp_path / "joined.onnx"), "--member", "2", "--out", str(tmp_path / "x.onnx")])
+    assert "no member 2" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main([str(first), str(tmp_path / "nowhere.onnx"), "--out", str(tmp_path / "x.onnx")])
     assert "no such model file" in capsys.readouterr().err

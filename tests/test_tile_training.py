@@ -54,3 +54,29 @@ def test_the_hard_share_must_be_a_share(capsys):
     with pytest.raises(SystemExit):
         parse_args(["--hard-share", "1.5"])
     assert "--hard-share must be between 0 and 1, got 1.5" in capsys.readouterr().err
+
+
+def test_members_must_be_one_or_more_and_init_takes_one(capsys):
+    assert parse_args([]).members == 2
+    with pytest.raises(SystemExit):
+        parse_args(["--members", "0"])
+    with pytest.raises(SystemExit):
+        parse_args(["--init", "models"])
+    assert "--members 1" in capsys.readouterr().err
+
+
+def test_the_one_command_trains_each_member_on_its_own_tables_and_joins_them(tmp_path):
+    """A tiny run of the whole command: two members, one file that reads with both."""
+    pytest.importorskip("torch")
+    import onnxruntime as ort
+
+    from vision.train.ensemble import members_of
+    from vision.train.tiles import main
+
+    assert main(["--out", str(tmp_path), "--scenes", "2", "--classifier-steps", "2", "--batch", "8",
+                 "--eval-scenes", "0", "--threads", "1", "--keep-patches"]) == 0
+    assert members_of(tmp_path / "tiles-classifier.onnx") == 2
+    assert sorted(p.name for p in tmp_path.glob("tiles-patches-*.npz")) == ["tiles-patches-1-2.npz", "tiles-patches-2-2.npz"]
+    session = ort.InferenceSession(str(tmp_path / "tiles-classifier.onnx"), providers=["CPUExecutionProvider"])
+    logits, embedding = session.run(["logits", "embedding"], {"patch": np.zeros((1, 3, 40, 32), np.float32)})
+    assert logits.shape == (1, 81) and embedding.shape == (1, 128)

@@ -67,6 +67,10 @@ FACE_CHROMA = 25.0
 """A contrast-look blob this colourless (Lab chroma) may be a tile face whatever the table (see :func:`_colourless`)."""
 GLARE_CONTRAST = 40.0
 """... and a second time at this bar (tiles under glare stand out from its halo only so)."""
+REOPEN_KERNEL = cv2.MORPH_ELLIPSE
+"""The shape :func:`_rect_blobs` opens a blob with before looking at it again: round, so that a tile
+turned 30-45 degrees keeps its shape (a square cut its corners until it no longer looked like a tile;
+until session 12)."""
 SURROUNDINGS = 3.0
 """... an area this many tile heights wide."""
 LIGHTER_SHARE = 0.3
@@ -433,7 +437,7 @@ def _rect_blobs(mask: np.ndarray, min_area: float, width: float | None = None, s
         if size and size >= 6:
             blob = np.zeros_like(mask)
             cv2.drawContours(blob, merged, -1, 255, -1)
-            kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (int(size * 0.55), int(size * 0.55)))
+            kernel = cv2.getStructuringElement(REOPEN_KERNEL, (int(size * 0.55), int(size * 0.55)))
             looks = [blob & mask] + ([blob & mask & stricter()] if stricter else [])
             found = [[r for r in _rect_blobs(cv2.morphologyEx(look, cv2.MORPH_OPEN, kernel), min_area, False)
                       if min(r[1]) >= 0.6 * size] for look in looks]
@@ -629,10 +633,12 @@ def find_layout(frame: np.ndarray, min_height: float = 12.0, alternatives: int =
         blank = [(x / scale, y / scale) for x, y, inked in patches if not inked]
         found = []
         if not second_look and lighter is not None:
-            found = contrast_rects(small, lighter, rects, height, aspect, min_area)
+            faces = (mask > 0) & (_covered(mask.shape, rects) > 0)
+            face = (float(np.median(scaled.a[faces])), float(np.median(scaled.b[faces]))) if faces.any() else None
+            found = contrast_rects(small, lighter, rects, height, aspect, min_area, face)
             # Tiles washed out by glare merge with its halo unless the bar is much higher.
             found += contrast_rects(small, lighter_mask(scaled.light8, height, GLARE_CONTRAST), rects + found, height,
-                                    aspect, min_area)
+                                    aspect, min_area, face)
         for rect in found:
             # A patch this blob explains stays a doubt until its tiles are read (a glare
             # spot can be tile-shaped too): the reader puts it back where they are not.
@@ -672,12 +678,15 @@ def _tinted_faces(scaled: _Scaled, rects: list, lighter: np.ndarray,
 
 
 def contrast_rects(small: np.ndarray, lighter: np.ndarray, rects: list, height: float, aspect: float,
-                   min_area: float) -> list:
+                   min_area: float, face: tuple[float, float] | None = None) -> list:
     """Tile- or row-shaped rectangles of a scaled BGR frame that are lighter than their
     surroundings (``lighter``: its :func:`lighter_mask`) and that none of ``rects`` (the face
     colour's) covers: faces whose colour the table shares (a pink cloth under warm light) or
     that a shadow or glare tints; where the face colour found part of a row, the rest of it.
-    Only the shapes of this frame's tiles (``height``, width / height ``aspect``) count.
+    Only the shapes of this frame's tiles (``height``, width / height ``aspect``) count, and only
+    rectangles as colourless as a face (:func:`_colourless`) or, given the a, b of the frame's
+    faces (``face``), whose lighter half has that colour: under warm light the faces themselves
+    are coloured (a joker's face near a lamp, chroma 32, on a grey table).
 
     >>> frame = np.full((200, 300, 3), (90, 110, 200), np.uint8)      # a pink cloth
     >>> _ = cv2.rectangle(frame, (100, 80), (128, 120), (150, 165, 235), -1)   # a pink-lit tile
@@ -693,7 +702,25 @@ def contrast_rects(small: np.ndarray, lighter: np.ndarray, rects: list, height: 
         return []
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
     chroma = np.hypot(lab[:, :, 1] - 128, lab[:, :, 2] - 128)
-    return [r for r in shaped if _colourless(chroma, r)]
+    return [r for r in shaped if _colourless(chroma, r) or (face is not None and _face_coloured(lab, r, face))]
+
+
+def _face_coloured(lab: np.ndarray, rect, face: tuple[float, float]) -> bool:
+    """Whether the lighter half of a rectangle of a Lab image (float32, as OpenCV's uint8) has the
+    faces' a, b (``face``, centred on 0) within :data:`COLOUR_TOLERANCE`: the face around the ink.
+
+    >>> lab = np.full((60, 80, 3), (120, 128, 128), np.float32)
+    >>> lab[20:40, 30:45] = (200, 140, 160)                  # a warm face, chroma 34
+    >>> lab[28:32, 36:39] = (60, 170, 150)                   # its red ink
+    >>> rect = ((37, 30), (15, 20), 0)
+    >>> _face_coloured(lab, rect, (13.0, 30.0)), _face_coloured(lab, rect, (0.0, 5.0))
+    (True, False)
+    """
+    inside = _covered(lab.shape, [rect]) > 0
+    light = lab[:, :, 0][inside]
+    face_half = light >= np.median(light)
+    a, b = (float(np.median(lab[:, :, k][inside][face_half])) - 128 for k in (1, 2))
+    return math.hypot(a - face[0], b - face[1]) <= COLOUR_TOLERANCE
 
 
 def _colourless(chroma: np.ndarray, rect) -> bool:

@@ -11,6 +11,7 @@ learned by :mod:`vision.tiles.learn` fits its last layer over all members at onc
 Build time only (the ``onnx`` package, the ``train`` extra)::
 
     python -m vision.train.ensemble A/tiles-classifier.onnx B/tiles-classifier.onnx --out models/tiles-classifier.onnx
+    python -m vision.train.ensemble models/tiles-classifier.onnx --member 0 --out DIR/tiles-classifier.onnx
 """
 
 from __future__ import annotations
@@ -142,19 +143,37 @@ def join_files(members: list[Path], out: Path) -> None:
     onnx.save(join([onnx.load(str(path)) for path in members]), str(out))
 
 
+def members_of(path: Path) -> int:
+    """How many networks the classifier file ``path`` holds (1 for a plain one)."""
+    import onnx
+
+    names = {node.name.split("/", 1)[0] for node in onnx.load(str(path)).graph.node}
+    return sum(1 for name in names if name[:1] == "m" and name[1:].isdigit()) or 1
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m vision.train.ensemble", description=__doc__.split("\n\n")[0])
-    parser.add_argument("members", type=Path, nargs="+", help="classifier ONNX files (two or more)")
-    parser.add_argument("--out", type=Path, required=True, help="the joined ONNX file to write")
+    parser.add_argument("models", type=Path, nargs="+", help="classifier ONNX files: two or more to join, or one with --member")
+    parser.add_argument("--out", type=Path, required=True, help="the ONNX file to write")
+    parser.add_argument("--member", type=int, metavar="K",
+                        help="take member K (from 0) out of one joined file instead (to fine-tune it with --init)")
     args = parser.parse_args(argv)
-    for path in args.members:
+    for path in args.models:
         if not path.is_file():
             parser.error(f"no such model file: {path}")
+    import onnx
+
     try:
-        join_files(args.members, args.out)
+        if args.member is not None:
+            if len(args.models) != 1:
+                parser.error("--member takes one joined file")
+            onnx.save(member(onnx.load(str(args.models[0])), args.member), str(args.out))
+            print(f"wrote member {args.member} of {args.models[0]} to {args.out}")
+        else:
+            join_files(args.models, args.out)
+            print(f"joined {len(args.models)} classifiers into {args.out} ({args.out.stat().st_size} bytes)")
     except EnsembleError as error:
         parser.error(str(error))
-    print(f"joined {len(args.members)} classifiers into {args.out} ({args.out.stat().st_size} bytes)")
     return 0
 
 
