@@ -7,8 +7,8 @@ the classifier, plus the model's size, and the CPU time per frame (what the fram
 core, whatever else the machine runs). The outline finder's contrast look is timed against the
 finder without it (``find_layout(..., contrast=False)``, the face colour only), back to back
 in the same process. With ``--baseline REV``, the reader is also timed against the reader of
-git revision ``REV`` (its reader, outline finder, patch cutting and grouping, the rest shared),
-interleaved in the same process: CPU time per frame and the ratio. Goal: 100 ms per frame on
+git revision ``REV`` (its reader, outline finder, patch cutting, grouping and tile classifier, the
+rest shared), interleaved in the same process: CPU time per frame and the ratio. Goal: 100 ms per frame on
 one thread.
 
     python benchmarks/bench_tiles_vision.py [--repeat 30] [--threads 1] [--baseline REV]
@@ -17,6 +17,7 @@ one thread.
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib
 import math
 import statistics
@@ -59,8 +60,9 @@ outline finder, patch cutting, grouping and hand test."""
 
 
 def reader_at(revision: str):
-    """The ``TileReader`` class of a git revision: its :data:`BASELINE_MODULES`, loaded beside this
-    checkout's under other module names (``baseline_reader``, ``baseline_motion``, ...)."""
+    """A maker of the ``TileReader`` of a git revision: its :data:`BASELINE_MODULES`, loaded beside this
+    checkout's under other module names (``baseline_reader``, ``baseline_motion``, ...), reading with
+    that revision's tile classifier."""
     root = Path(__file__).resolve().parent.parent
     folder = Path(tempfile.mkdtemp(prefix="tile-baseline-"))
     renamed = {module: "baseline_" + module.rsplit(".", 1)[1] for module in BASELINE_MODULES}
@@ -74,8 +76,13 @@ def reader_at(revision: str):
         for other, other_name in renamed.items():
             source = source.replace(f"from {other} import", f"from {other_name} import")
         (folder / f"{name}.py").write_text(source)
+    models = folder / "models"
+    models.mkdir()
+    model = subprocess.run(["git", "show", f"{revision}:models/tiles-classifier.onnx"], cwd=root, check=True,
+                           capture_output=True).stdout
+    (models / "tiles-classifier.onnx").write_bytes(model)
     sys.path.insert(0, str(folder))
-    return importlib.import_module("baseline_reader").TileReader
+    return functools.partial(importlib.import_module("baseline_reader").TileReader, models)
 
 
 def main() -> int:
