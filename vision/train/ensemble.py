@@ -75,10 +75,8 @@ def _check_members(models: list) -> None:
 
 
 def join(models: list):
-    """One model reading ``patch`` with every member: mean ``logits``, ``embedding`` concatenated.
-
-    >>> joined = join([onnx.load("a.onnx"), onnx.load("b.onnx")])   # doctest: +SKIP
-    """
+    """One model reading ``patch`` with every member (``onnx.ModelProto`` values): mean ``logits``,
+    ``embedding`` concatenated (``tests/test_ensemble.py`` shows it on the shipped networks)."""
     import onnx
     from onnx import TensorProto, helper
 
@@ -112,10 +110,7 @@ def join(models: list):
 
 
 def member(model, k: int):
-    """Member ``k`` of a model :func:`join` made, as a model of its own; a single network is its own member 0.
-
-    >>> member(onnx.load("models/tiles-classifier.onnx"), 0)   # doctest: +SKIP
-    """
+    """Member ``k`` of a model :func:`join` made, as a model of its own; a single network is its own member 0."""
     from onnx import helper
 
     prefix = f"m{k}/"
