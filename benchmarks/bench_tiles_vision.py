@@ -78,8 +78,11 @@ def reader_at(revision: str):
         (folder / f"{name}.py").write_text(source)
     models = folder / "models"
     models.mkdir()
-    model = subprocess.run(["git", "show", f"{revision}:models/tiles-classifier.onnx"], cwd=root, check=True,
-                           capture_output=True).stdout
+    try:
+        model = subprocess.run(["git", "show", f"{revision}:models/tiles-classifier.onnx"], cwd=root, check=True,
+                               capture_output=True).stdout
+    except subprocess.CalledProcessError as error:
+        raise SystemExit(f"--baseline {revision}: git cannot show its tile model: {error.stderr.decode().strip()}")
     (models / "tiles-classifier.onnx").write_bytes(model)
     sys.path.insert(0, str(folder))
     return functools.partial(importlib.import_module("baseline_reader").TileReader, models)
