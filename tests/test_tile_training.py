@@ -57,7 +57,7 @@ def test_the_hard_share_must_be_a_share(capsys):
 
 
 def test_members_must_be_one_or_more_and_init_takes_one(capsys):
-    assert parse_args([]).members == 2
+    assert parse_args([]).members == 3
     with pytest.raises(SystemExit):
         parse_args(["--members", "0"])
     with pytest.raises(SystemExit):
@@ -73,7 +73,7 @@ def test_the_one_command_trains_each_member_on_its_own_tables_and_joins_them(tmp
     from vision.train.ensemble import members_of
     from vision.train.tiles import main
 
-    assert main(["--out", str(tmp_path), "--scenes", "2", "--classifier-steps", "2", "--batch", "8",
+    assert main(["--out", str(tmp_path), "--scenes", "2", "--classifier-steps", "2", "--batch", "8", "--members", "2",
                  "--eval-scenes", "0", "--threads", "1", "--keep-patches"]) == 0
     assert members_of(tmp_path / "tiles-classifier.onnx") == 2
     assert sorted(p.name for p in tmp_path.glob("tiles-patches-*.npz")) == ["tiles-patches-1-2.npz", "tiles-patches-2-2.npz"]

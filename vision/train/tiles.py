@@ -181,9 +181,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--init", type=Path, metavar="DIR",
                         help="fine-tune DIR's tiles-classifier.onnx (one network, not an ensemble) instead of training "
                              "from scratch (lower learning rate, batch-norm statistics frozen); needs --members 1")
-    parser.add_argument("--members", type=int, default=2,
+    parser.add_argument("--members", type=int, default=3,
                         help="networks to train, each on its own tables (seeds --seed, --seed + 1, ...), joined into one "
-                             "file that reads with their mean (default 2)")
+                             "file that reads with their mean (default 3)")
     args = parser.parse_args(argv)
     if args.members < 1:
         parser.error(f"--members must be at least 1, got {args.members}")
