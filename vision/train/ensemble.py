@@ -1,6 +1,6 @@
 """Join classifiers trained apart into one ONNX file that reads with all of them.
 
-Two networks trained from different seeds on different rendered tables err on different
+Networks trained from different seeds on different rendered tables err on different
 patches, so their average is surer where they agree and less sure where they do not. The joined
 file keeps the single-classifier interface the readers use: one ``patch`` input, ``logits`` the
 mean of the members' logits (a geometric mean of their probabilities, as the reader's re-looks
