@@ -67,6 +67,10 @@ FACE_CHROMA = 25.0
 """A contrast-look blob this colourless (Lab chroma) may be a tile face whatever the table (see :func:`_colourless`)."""
 GLARE_CONTRAST = 40.0
 """... and a second time at this bar (tiles under glare stand out from its halo only so)."""
+REOPEN_KERNEL = cv2.MORPH_ELLIPSE
+"""The shape :func:`_rect_blobs` opens a blob with before looking at it again: round, so that a tile
+turned 30-45 degrees keeps its shape (a square cut its corners until it no longer looked like a tile;
+until session 12)."""
 SURROUNDINGS = 3.0
 """... an area this many tile heights wide."""
 LIGHTER_SHARE = 0.3
@@ -433,7 +437,7 @@ def _rect_blobs(mask: np.ndarray, min_area: float, width: float | None = None, s
         if size and size >= 6:
             blob = np.zeros_like(mask)
             cv2.drawContours(blob, merged, -1, 255, -1)
-            kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (int(size * 0.55), int(size * 0.55)))
+            kernel = cv2.getStructuringElement(REOPEN_KERNEL, (int(size * 0.55), int(size * 0.55)))
             looks = [blob & mask] + ([blob & mask & stricter()] if stricter else [])
             found = [[r for r in _rect_blobs(cv2.morphologyEx(look, cv2.MORPH_OPEN, kernel), min_area, False)
                       if min(r[1]) >= 0.6 * size] for look in looks]
