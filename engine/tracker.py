@@ -933,6 +933,8 @@ class GinTracker:
             if questions:
                 return questions
             events += self._commit_knocker(own, bool(theirs), frame_id)
+        else:
+            events += self._amend_knocker(own, bool(theirs), frame_id)
         layoff_cards = {code: c for code, c in own.items() if code not in self.layouts[knocker].cards}
         if len(theirs) + len(layoff_cards) < HAND_SIZE and not self._finish:
             if not theirs:
@@ -958,6 +960,27 @@ class GinTracker:
         if questions:
             return events + questions
         return events + self._commit_opponent(theirs, layoff_cards, frame_id)
+
+    def _amend_knocker(self, own: dict[str, _Card], opponent_started: bool, frame_id: int) -> list[Event]:
+        """The knocker's layout committed again where the players named a card of it otherwise: asked
+        about a card read at the very place of a card of the layout that is read no more ("AS read where
+        AC may lie"), they confirmed the reading, so the reader misread that card when the layout was
+        committed. Without this the card they named would be taken for a layoff of the opponent's."""
+        zone, layout = self.seat_zones[self.knocker], self.layouts[self.knocker]
+        renamed: dict[str, str] = {}
+        for code, card in own.items():
+            if code in layout.cards or not self._confirmed(zone, card):
+                continue
+            was = sorted((math.dist(place, (card.x, card.y)), old) for old, place in layout.cards.items()
+                         if old not in own and old not in renamed.values())
+            if was and was[0][0] <= self.options.confirm_radius_cm:
+                renamed[code] = was[0][1]
+        if not renamed:
+            return []
+        cards = {code: _Card(code, x, y, 1.0, ()) for code, (x, y) in layout.cards.items() if code not in renamed.values()}
+        cards.update({code: own[code] for code in renamed})
+        said = ", ".join(f"{new} where {old} was read" for new, old in renamed.items())
+        return self._commit_knocker(cards, opponent_started, frame_id, detail=f"corrected by the players: {said}")
 
     def _as_laid(self, seat: int, reading: dict[str, dict[str, _Card]]) -> dict[str, dict[str, _Card]]:
         """The reading with the cards of the seat's committed layout that are read no more put back at
@@ -1184,11 +1207,12 @@ class GinTracker:
         layout = _Layout({c: (cards[c].x, cards[c].y) for c in cards}, groups, melds, tuple(loose))
         return layout, events
 
-    def _commit_knocker(self, cards: dict[str, _Card], opponent_started: bool, frame_id: int) -> list[Event]:
+    def _commit_knocker(self, cards: dict[str, _Card], opponent_started: bool, frame_id: int,
+                        detail: str = "") -> list[Event]:
         knocker, opponent = self.players[self.knocker], self.players[1 - self.knocker]
         layout, events = self._arrange(self.knocker, cards, frame_id)
         self.layouts[self.knocker] = layout
-        event = self._emit("layout", frame_id, knocker, cards=layout.deadwood,
+        event = self._emit("layout", frame_id, knocker, cards=layout.deadwood, detail=detail,
                            melds=tuple(g for g in layout.groups if len(g) >= 3 and _is_meld_group(g, layout)))
         events.insert(0, event)
         held = len(cards)

@@ -114,11 +114,11 @@ def test_card_in_two_places_is_questioned_never_guessed():
     assert t.tracker.events[-1].needs_confirmation and t.tracker.pile == ["QS"]
 
 
-def knock_and_lay_out(t, knocker_melds, knocker_loose):
+def knock_and_lay_out(t, knocker_melds, knocker_loose, **kw):
     t.discard("KS")
     events = t.discard("BACK")
     assert [e.kind for e in events] == ["stock_draw", "knock"] and events[1].player == "Anna"
-    return t.lay(0, knocker_melds, knocker_loose)
+    return t.lay(0, knocker_melds, knocker_loose, **kw)
 
 
 def test_knock_layouts_layoffs_and_engine_result():

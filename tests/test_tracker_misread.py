@@ -80,6 +80,27 @@ def test_a_card_read_surely_on_the_place_of_a_laid_card_read_no_more_is_asked_ab
     assert events[-1].result is not None and not events[-1].needs_confirmation
 
 
+def test_a_laid_card_misread_when_the_layout_was_committed_is_corrected_when_the_players_confirm_the_new_reading():
+    """Rendered seed 33 (candidate model Q2): the knocker's AS, read surely as AC when her layout was
+    committed, is read as AS at the same place while the opponent lays out. The players, asked "AS read
+    where AC may lie", say AS: her layout is committed again with the AS, not the AS taken for a layoff
+    of the opponent's next to none of her melds (counted as his deadwood, a knock scored 1 point high)."""
+    from tests.test_tracker import Table, knock_and_lay_out
+
+    t = Table()
+    melds = [("5H", "6H", "7H"), ("QS", "QD", "QC"), ("9C", "10C", "JC")]
+    [layout] = knock_and_lay_out(t, melds, ["AS"], overrides={"AS": ("AC", 0.95, ())})
+    assert layout.cards == ("AC",)
+    [question] = [e for e in t.lay(1, [("2S", "3S", "4S")], ["9D", "8S", "KH", "KD", "4C", "5D", "6C"])
+                  if e.needs_confirmation]
+    assert question.cards == ("AS",) and question.candidates == ("AS", "AC") and "where AC may lie" in question.detail
+    corrected, opponent, end = t.tracker.confirm(question.seq, "AS")
+    assert corrected.describe() == "#6 layout Anna 5H 6H 7H QS QD QC 9C 10C JC AS"
+    assert "AS where AC was read" in corrected.detail and opponent.player == "Ben"
+    assert not any(e.kind in ("layoff", "irregularity") for e in t.tracker.events)
+    assert not end.flagged and end.result.winner == "Anna" and end.result.points == (9 + 8 + 10 + 10 + 4 + 5 + 6) - 1
+
+
 def test_an_answer_that_unsettles_the_window_reads_on_and_a_move_then_ends_the_hand_as_a_question():
     """The players' answer covers the readings at the place asked about; one reading of the card lay
     1.6 cm off, so the window no longer settles. The tracker asks for more frames (it had settled, so the
