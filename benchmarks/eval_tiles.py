@@ -15,7 +15,9 @@
    is "needs confirmation" and never guessed. The camera sees the table, not the racks: a turn
    whose true tables alone give another verdict than the true rack (a table tile taken back and
    its twin laid from the rack) cannot be told by any reading and is counted apart ("not to be
-   told from the tables").
+   told from the tables"). Turns whose photos cut a tile at the frame's edge (the renderer lays
+   some rows across it) are counted too: there a reader that never guesses asks, as the rest of
+   such a row may lie beyond.
 
 Run: ``python benchmarks/eval_tiles.py`` (``--help`` for the counts and the seed).
 """
@@ -107,12 +109,20 @@ def stoppers(readings, confirm_below: float) -> set[str]:
     return kinds | ({UNSURE} if min(r.least_confidence() for r in readings) < confirm_below else set())
 
 
+def cut_by_frame(scene) -> bool:
+    """Whether a tile of a rendered scene lies partly or wholly beyond the frame's edge."""
+    height, width = scene.image.shape[:2]
+    return any(t.outline[:, 0].min() < 0 or t.outline[:, 1].min() < 0 or t.outline[:, 0].max() > width - 1
+               or t.outline[:, 1].max() > height - 1 for t in scene.tiles)
+
+
 def judge_turn(reader: TileReader, rng: np.random.Generator, palette_name: str, kind: str,
-               confirm_below: float, doubts: Counter | None = None, alone: Counter | None = None) -> tuple[str, str]:
+               confirm_below: float, doubts: Counter | None = None, alone: Counter | None = None) -> tuple[str, str, bool]:
     """'right', 'wrong', 'confirm' or 'hidden' (the true tables alone give another verdict than
-    the true rack) for one rendered turn, and why a confirmation was asked (``doubts`` counts the
+    the true rack) for one rendered turn, why a confirmation was asked (``doubts`` counts the
     kinds of doubt the two readings listed, ``alone`` the one thing that stopped a turn where
-    only one did: :func:`stoppers`)."""
+    only one did: :func:`stoppers`), and whether a photo cuts a tile at the frame's edge
+    (:func:`cut_by_frame`)."""
     palette = PALETTES[palette_name]
     rules = TileRules(palette=palette)
     while True:
@@ -123,13 +133,14 @@ def judge_turn(reader: TileReader, rng: np.random.Generator, palette_name: str, 
         scenes = [render_tile_scene(np.random.default_rng([seed, k]), params, rows) for k, rows in enumerate((before, after))]
         if all(len(scene.rows) == len(rows) for scene, rows in zip(scenes, (before, after))):
             break
+    cut = any(cut_by_frame(scene) for scene in scenes)
     true_before, true_after = parse_groups(before, rules), parse_groups(after, rules)
     truth = verdict(true_before, true_after, parse_tiles(played, palette), rules)
     # The camera sees the table, not the racks: the tiles new on the table are what was played.
     # Where that gives another verdict (a table tile taken back and its twin laid from the rack),
     # no reading could tell; such turns are counted apart, the rest judged against the truth.
     if verdict(true_before, true_after, added_tiles(true_before, true_after), rules).legal != truth.legal:
-        return "hidden", ""
+        return "hidden", "", cut
     reader = reader.with_palette(palette, reader.profile)      # only the set's own colours compete
     readings = [reader.read(scene.image) for scene in scenes]
     stopped_by = stoppers(readings, confirm_below)
@@ -140,13 +151,13 @@ def judge_turn(reader: TileReader, rng: np.random.Generator, palette_name: str, 
     if alone is not None and len(stopped_by) == 1:
         alone.update(stopped_by)
     if unsure or doubted:
-        return "confirm", " and ".join(why for why, seen in ((UNSURE, unsure), ("doubts", doubted)) if seen)
+        return "confirm", " and ".join(why for why, seen in ((UNSURE, unsure), ("doubts", doubted)) if seen), cut
     try:
         seen_before, seen_after = (parse_groups(r.groups, rules) for r in readings)
     except TileRuleError:
-        return "confirm", "impossible reading"
+        return "confirm", "impossible reading", cut
     seen = verdict(seen_before, seen_after, added_tiles(seen_before, seen_after), rules)
-    return ("right" if seen.legal == truth.legal else "wrong"), ""
+    return ("right" if seen.legal == truth.legal else "wrong"), "", cut
 
 
 def added_tiles(before, after) -> list:
@@ -178,11 +189,13 @@ def main(argv: list[str] | None = None) -> int:
     reasons: Counter = Counter()
     doubts: Counter = Counter()
     alone: Counter = Counter()
+    cut_turns: Counter = Counter()
     by_kind: dict[str, Counter] = {kind: Counter() for kind in TURN_KINDS}
     rng = np.random.default_rng(args.seed)
     for turn in range(args.turns):
         kind = TURN_KINDS[turn % len(TURN_KINDS)]
-        result, why = judge_turn(reader, rng, list(PALETTES)[turn % 2], kind, args.confirm_below, doubts, alone)
+        result, why, cut = judge_turn(reader, rng, list(PALETTES)[turn % 2], kind, args.confirm_below, doubts, alone)
+        cut_turns[result] += cut
         outcomes[result] += 1
         reasons[why] += bool(why)
         by_kind[kind][result] += 1
@@ -193,6 +206,10 @@ def main(argv: list[str] | None = None) -> int:
               f"confirm below {args.confirm_below}; not to be told from the tables {outcomes['hidden']}")
         print("  confirmation asked for: " + ", ".join(f"{why} {n}" for why, n in reasons.most_common() if n))
         print("  turns with a doubt of this kind: " + "; ".join(f"{what} {n}" for what, n in doubts.most_common()))
+        print(f"  turns whose photos cut a tile at the frame's edge: {cut_turns.total()} (engine's verdict "
+              f"{cut_turns['right']}, needs confirmation {cut_turns['confirm']}, wrong {cut_turns['wrong']}); "
+              f"the other turns: engine's verdict {outcomes['right'] - cut_turns['right']} of "
+              f"{args.turns - outcomes['hidden'] - cut_turns.total() + cut_turns['hidden']}")
         print("  turns stopped by this alone: " + "; ".join(f"{what} {n}" for what, n in alone.most_common()))
         for kind, counts in by_kind.items():
             print(f"  {kind}: right {counts['right']}, confirm {counts['confirm']}, wrong {counts['wrong']}, "
