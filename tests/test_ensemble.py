@@ -12,7 +12,7 @@ onnx = pytest.importorskip("onnx")
 import onnxruntime as ort  # noqa: E402
 from onnx import numpy_helper  # noqa: E402
 
-from vision.decks import DeckProfile  # noqa: E402
+from vision.decks import DeckProfile, classifier_digest  # noqa: E402
 from vision.learn_deck import shipped_head  # noqa: E402
 from vision.tiles.reader import CLASSIFIER_FILE, TileReader  # noqa: E402
 from vision.train.ensemble import EnsembleError, join, join_files, main, member, members_of  # noqa: E402
@@ -96,8 +96,25 @@ def test_a_set_learned_with_another_classifier_is_refused_with_a_clear_error(tmp
     stale = DeckProfile("tiles-home", np.zeros((81, 64), np.float32), np.zeros(81, np.float32))
     with pytest.raises(ValueError, match="fitted to a classifier giving 64 features; this one gives 128: learn it again"):
         TileReader(tmp_path, profile=stale)
-    fitting = DeckProfile("tiles-home", np.zeros((81, 128), np.float32), np.zeros(81, np.float32))
+    fitting = DeckProfile("tiles-home", np.zeros((81, 128), np.float32), np.zeros(81, np.float32),
+                          classifier=classifier_digest(tmp_path / CLASSIFIER_FILE))
     assert TileReader(tmp_path, profile=fitting).profile is fitting
+
+
+def test_a_set_learned_with_another_classifier_of_the_same_width_is_refused_too(tmp_path):
+    """A model update keeps the features' width: the profile names the classifier it was fitted to."""
+    old, new = tmp_path / "old", tmp_path / "new"
+    for directory, scale in ((old, 1.0), (new, 0.9)):
+        directory.mkdir()
+        _save(_scaled(_single_network(), scale), directory / CLASSIFIER_FILE)
+    learned = DeckProfile("tiles-home", np.zeros((81, 64), np.float32), np.zeros(81, np.float32),
+                          classifier=TileReader(old).classifier_digest)
+    assert TileReader(old, profile=learned).profile is learned
+    with pytest.raises(ValueError, match="fitted to another classifier than the one installed .*: learn it again"):
+        TileReader(new, profile=learned)
+    unnamed = DeckProfile("tiles-home", learned.weight, learned.bias)     # saved before profiles named theirs
+    with pytest.raises(ValueError, match="learn it again"):
+        TileReader(new, profile=unnamed)
 
 
 def test_the_command_joins_files_takes_a_member_out_and_names_a_missing_one(tmp_path, capsys, patches):

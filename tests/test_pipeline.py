@@ -225,3 +225,9 @@ def test_run_reads_with_a_learned_deck_and_refuses_an_unknown_one(tmp_path: Path
     config = PipelineConfig(camera="dir:nowhere", players=("Ann", "Ben"), deck=deck)
     pipeline = Pipeline(config, lambda: EventStore(tmp_path / "record.sqlite3"), "m1")
     assert pipeline.reader.recognizer.deck is deck
+    # A deck learned with another classifier (before a model update) is refused, not read wrongly.
+    DeckProfile("stale", deck.weight, deck.bias, classifier="0123456789abcdef").save()
+    assert DeckProfile.load("stale").classifier == "0123456789abcdef"
+    capsys.readouterr()
+    assert main(["run", "--camera", "dir:nowhere", "--players", "Ann,Ben", "--deck", "stale"]) == 2
+    assert "'stale' was fitted to another classifier than the one installed" in capsys.readouterr().err

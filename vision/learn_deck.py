@@ -380,10 +380,10 @@ def learn_deck(recognizer: Recognizer, photos: list[tuple[str, np.ndarray]], nam
     weight, bias = shipped_head(embeddings, logits)
     if not blocks:
         progress(f"fitting the last layer on {len(classes)} patches")
-        return DeckProfile(name, *fit_head(embeddings, classes, weight, bias))
+        return DeckProfile(name, *fit_head(embeddings, classes, weight, bias), classifier=recognizer.classifier_digest)
     progress(f"refitting the classifier's last {len(blocks)} convolution blocks and layer on {len(classes)} patches")
     head = fit_conv_head(ConvHead(blocks, weight, bias), features[0], classes, steps=steps, seed=seed)
-    return DeckProfile(name, head.weight, head.bias, head.blocks)
+    return DeckProfile(name, head.weight, head.bias, head.blocks, recognizer.classifier_digest)
 
 
 def classifier_outputs(session, patches: np.ndarray, names: list[str], batch: int = 512) -> list[np.ndarray]:

@@ -27,7 +27,7 @@ import cv2
 import numpy as np
 
 from vision.backs import confirm_backs
-from vision.decks import DeckProfile
+from vision.decks import DeckProfile, classifier_digest
 from vision.labels import BACK_CODE, CLASS_CODES, NONE_CLASS
 from vision.observation import CardObservation
 from vision.patches import index_patches
@@ -217,14 +217,21 @@ class Recognizer:
         directory = Path(model_dir) if model_dir is not None else DEFAULT_MODEL_DIR
         self.detector = _session(directory / DETECTOR_FILE, threads)
         self.classifier = _session(directory / CLASSIFIER_FILE, threads)
-        self.deck = deck
+        self.classifier_digest = classifier_digest(directory / CLASSIFIER_FILE)
+        self.deck = self._fitting(deck)
         self.options = options
 
     def with_deck(self, deck: DeckProfile | None) -> "Recognizer":
         """The same loaded models with another deck's last layers (or the shipped ones)."""
         clone = copy.copy(self)
-        clone.deck = deck
+        clone.deck = self._fitting(deck)
         return clone
+
+    def _fitting(self, deck: DeckProfile | None) -> DeckProfile | None:
+        """``deck``, checked to have been fitted to this classifier (ValueError otherwise: learn it again)."""
+        if deck is not None:
+            deck.check_classifier(self.classifier_digest)
+        return deck
 
     # Stage 1 ------------------------------------------------------------------
     def detector_scales(self, frame: np.ndarray) -> list[float]:

@@ -126,7 +126,11 @@ def run(args: argparse.Namespace) -> int:
                                      table_cm=table_cm, corners=corners, corners_size=corners_size, threads=args.threads,
                                      frame_size=(int(frame_w), int(frame_h)), deck=deck)
     print(f"loading the recognizer ({args.threads} thread{'s' if args.threads > 1 else ''})...", flush=True)
-    pipeline = table.pipeline(pipeline_config, on_camera=lambda status: panel.show_camera_state(status.state))
+    try:
+        pipeline = table.pipeline(pipeline_config, on_camera=lambda status: panel.show_camera_state(status.state))
+    except ValueError as error:     # a learned deck fitted to another classifier than the installed one
+        print(f"rummyref run: --deck: {error}", file=sys.stderr)
+        return 2
     panel = open_gpio(gpio_config, on_knock=lambda: pipeline.press("knock"), on_undo=lambda: pipeline.press("undo"))
     if gpio_config.enabled and not panel.active:
         print(f"GPIO: {panel.reason}", flush=True)

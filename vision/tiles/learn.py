@@ -123,4 +123,4 @@ def learn_tiles(reader: TileReader, photos: list[tuple[str, np.ndarray]], set_na
     weight0, bias0 = shipped_head(embeddings, logits)
     progress(f"fitting the last layer on {len(classes)} patches")
     weight, bias = fit_head(embeddings, classes, weight0, bias0)
-    return DeckProfile(profile_name(set_name), weight, bias)
+    return DeckProfile(profile_name(set_name), weight, bias, classifier=reader.classifier_digest)

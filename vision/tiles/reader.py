@@ -30,7 +30,7 @@ import cv2
 import numpy as np
 
 from engine.cards import RAVENSBURGER, TilePalette
-from vision.decks import DeckProfile
+from vision.decks import DeckProfile, classifier_digest
 from vision.motion import RESTING_HAND_SHARE, hand_share
 from vision.recognizer import DEFAULT_MODEL_DIR, _session, _softmax, run_classifier
 from vision.tiles.grouping import Placed, components, gaps, outline, reading_order
@@ -210,6 +210,7 @@ class TileReader:
             raise FileNotFoundError(f"model file {directory / CLASSIFIER_FILE} is missing: train it with "
                                     f"`python -m vision.train.tiles --out {directory}`")
         self.classifier = _session(directory / CLASSIFIER_FILE, threads)
+        self.classifier_digest = classifier_digest(directory / CLASSIFIER_FILE)
         self._embedding_width = {o.name: o.shape for o in self.classifier.get_outputs()}["embedding"][1]
         self.palette = palette
         self.profile = self._fitting(profile)
@@ -226,6 +227,7 @@ class TileReader:
         """``profile``, checked to fit this classifier (ValueError otherwise: learn the set again)."""
         if profile is not None:
             profile.check_width(self._embedding_width)
+            profile.check_classifier(self.classifier_digest)
         return profile
 
     def classify(self, patches: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
