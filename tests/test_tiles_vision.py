@@ -587,6 +587,32 @@ def test_a_patch_of_plain_table_is_no_doubt_but_a_missed_tile_and_a_washed_out_f
     assert len(bare) >= 0.8 * len(table)
 
 
+def test_a_dark_grainy_patch_of_table_is_no_doubt_but_a_tile_in_a_shadow_stays_one(reader):
+    """A dark cloth's grain is no plain table (its relative contrast is a number's), but a place far
+    darker than the faces that every look reads as no tile is no face: no question to the players
+    (the photographed replays asked about such places on dark cloths). A tile in a shadow (here
+    the one taken out of the reading, dimmed to 0.6) still reads as a tile and stays a doubt."""
+    scene = render_tile_scene(np.random.default_rng(5), TileSceneParams(palette="rummikub", **TURN_TABLE))
+    image = scene.image.copy()
+    read = reader.with_palette(PALETTES["rummikub"])
+    reading = read.read(image)
+    missed = reading.tiles[0]
+    others = [_placed(o) for o in reading.tiles[1:]]
+    table = [(x, y) for x in range(60, 1220, 120) for y in range(60, 660, 120)
+             if all(math.hypot(x - t.center[0], y - t.center[1]) > 2 * t.height for t in scene.tiles)][:6]
+    grain = np.random.default_rng(0)
+    for x, y in table:
+        image[y - 30:y + 30, x - 25:x + 25] = (grain.normal(45, 20, (60, 50, 1)) * (1.1, 1.0, 0.9)).clip(0, 255)
+    x0, y0 = np.min(missed.outline, axis=0).astype(int) - 2
+    x1, y1 = np.max(missed.outline, axis=0).astype(int) + 3
+    image[y0:y1, x0:x1] = (image[y0:y1, x0:x1] * 0.6).astype(np.uint8)
+    height, width = float(np.median([t.height for t in others])), float(np.median([t.width for t in others]))
+    around = reader_module._Surroundings.of(image, others)
+    assert not any(around.plain(Placed(x, y, 0.0, width, height)) for x, y in table)     # grainy, not plain
+    bare = read._bare_table(image, [missed.center, *table], others)
+    assert missed.center not in bare and set(table) <= bare
+
+
 def test_lone_blobs_of_no_tiles_shape_that_are_plain_table_raise_no_width_doubt(reader, monkeypatch):
     """Lone face-coloured blobs wider than the set's tiles that read surely as no tile either
     way up are patches of the table where they are plain (no face as light as the tiles' near
