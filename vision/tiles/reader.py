@@ -363,11 +363,10 @@ class TileReader:
                     around: "_Surroundings | None" = None) -> set[Point]:
         """The ``points`` (patches of face colour no tile explains) that are surely bare table:
         every look at them (as :meth:`_look_at_patches` looks) reads "not a tile" at least
-        :attr:`TileReaderOptions.bare` surely, and the patch is plain (:meth:`_Surroundings.plain`) or
-        far darker than the faces (:meth:`_Surroundings.dark`: a dark cloth's grain is no plain
-        patch, but no face either). A face washed out by glare also reads as no tile, but it is as
-        light as the faces; a tile in a shadow still shows its ink's contrast. ``around``: the
-        frame's surroundings of ``tiles`` where the caller has them already."""
+        :attr:`TileReaderOptions.bare` surely, and the patch shows no face (:meth:`_Surroundings.no_face`).
+        A face washed out by glare also reads as no tile, but it is as light as the faces; a tile in
+        a shadow still shows its ink's contrast. ``around``: the frame's surroundings of ``tiles``
+        where the caller has them already."""
         if not tiles or not points:
             return set()
         none = self._place_probs(frame, _looks(points, tiles))[:, -1].reshape(-1, 4).min(axis=1)
@@ -375,7 +374,7 @@ class TileReader:
         width, height = float(np.median([t.width for t in tiles])), float(np.median([t.height for t in tiles]))
         places = [Placed(point[0], point[1], 0.0, width, height) for point in points]
         return {point for point, place, sure in zip(points, places, none) if sure >= self.options.bare
-                and (around.dark(place) or around.plain(place))}
+                and around.no_face(place)}
 
     def read(self, frame: np.ndarray) -> TableReading:
         """All tiles in one BGR frame, grouped into rows."""
@@ -512,9 +511,9 @@ class TileReader:
         around = _Surroundings.of(frame, read_tiles) if read_tiles and (unanswered or blank_blobs) else None
         bare = self._bare_table(frame, unanswered, read_tiles, around)
         # A blob of no tile's shape whose every cut reads surely as no tile either way up is a patch
-        # of the table where it is plain (:meth:`_Surroundings.plain`); a face washed out by glare is not.
+        # of the table where it shows no face (:meth:`_Surroundings.no_face`); a face washed out by glare does.
         doubts += [doubt for cuts, doubt in blank_blobs if around is None or not all(
-            around.plain(Placed(c.x, c.y, c.angle, c.width, c.height)) for c in cuts)]
+            around.no_face(Placed(c.x, c.y, c.angle, c.width, c.height)) for c in cuts)]
         # A tile found at a patch may be one of a row the finder missed: look beyond it too. Where
         # the place beyond such a row's end looks like a face but reads as no tile, the finder may
         # have lost more of the row there (glare over its middle): a doubt.
@@ -780,6 +779,11 @@ class _Surroundings:
         grown = [Placed(t.x, t.y, t.angle, 1.2 * t.width, 1.2 * t.height) for t in tiles]
         cv2.fillPoly(known, [np.round(np.array(outline(t))).astype(np.int32) for t in grown], 1)
         return cls(grey, known > 0, float(np.median(_middles(grey, tiles, (90,))[:, 0])))
+
+    def no_face(self, place: Placed) -> bool:
+        """Whether a tile-sized ``place`` shows no face: it is plain (:meth:`plain`) or far darker than
+        the faces (:meth:`dark`: a dark cloth's grain is no plain patch, but no face either)."""
+        return self.dark(place) or self.plain(place)
 
     def dark(self, place: Placed) -> bool:
         """Whether a tile-sized ``place`` is far darker than the faces (:data:`DARK_SHARE`).
