@@ -615,7 +615,7 @@ def test_a_dark_grainy_patch_of_table_is_no_doubt_but_a_tile_in_a_shadow_stays_o
 
 def test_lone_blobs_of_no_tiles_shape_that_are_plain_table_raise_no_width_doubt(reader, monkeypatch):
     """Lone face-coloured blobs wider than the set's tiles that read surely as no tile either
-    way up are patches of the table where they are plain (no face as light as the tiles' near
+    way up are patches of the table where they show no face (plain: no face as light as the tiles' near
     them, no ink): here four such blobs, doubted while every such blob was. (The 48-font model
     reads one of them, at (166, 221), less than 0.8 surely as no tile, so that one stays a doubt.)"""
     # The table as session 11's finder saw it: its square re-look (REOPEN_KERNEL) left the blobs looked at here.
@@ -625,7 +625,7 @@ def test_lone_blobs_of_no_tiles_shape_that_are_plain_table_raise_no_width_doubt(
     reading = read.read(scene.image)
     assert sum("1 tile(s) of unusual width" in doubt for doubt in reading.doubts) <= 1, reading.doubts
     assert sorted(reading.groups) == sorted([scene.tiles[t].code for t in row] for row in scene.rows)
-    monkeypatch.setattr(reader_module._Surroundings, "plain", lambda self, place: False)
+    monkeypatch.setattr(reader_module._Surroundings, "no_face", lambda self, place: False)
     assert sum("1 tile(s) of unusual width" in doubt for doubt in read.read(scene.image).doubts) == 4
 
 
