@@ -209,8 +209,9 @@ def test_a_camera_faster_than_the_reader_is_skipped_not_queued_and_a_flood_of_pr
 def test_run_reads_with_a_learned_deck_and_refuses_an_unknown_one(tmp_path: Path, monkeypatch, capsys) -> None:
     import numpy as np
 
-    from vision.decks import DeckProfile
+    from vision.decks import DeckProfile, classifier_digest
     from vision.labels import CLASS_CODES
+    from vision.recognizer import CLASSIFIER_FILE, DEFAULT_MODEL_DIR
 
     monkeypatch.setenv("RUMMYREF_DATA", str(tmp_path / "learned"))
     monkeypatch.chdir(tmp_path)  # run's record goes to ./data: an unknown deck must stop it before that
@@ -220,7 +221,7 @@ def test_run_reads_with_a_learned_deck_and_refuses_an_unknown_one(tmp_path: Path
     # A deck saved where the dashboard's deck page and learn-deck keep them is the one the pipeline reads with.
     embedding_width = 96  # the shipped classifier's embedding (models/CARDS.md)
     DeckProfile("grandmas", np.zeros((len(CLASS_CODES), embedding_width), np.float32),
-                np.zeros(len(CLASS_CODES), np.float32)).save()
+                np.zeros(len(CLASS_CODES), np.float32), classifier=classifier_digest(DEFAULT_MODEL_DIR / CLASSIFIER_FILE)).save()
     deck = DeckProfile.load("grandmas")
     config = PipelineConfig(camera="dir:nowhere", players=("Ann", "Ben"), deck=deck)
     pipeline = Pipeline(config, lambda: EventStore(tmp_path / "record.sqlite3"), "m1")
