@@ -567,19 +567,24 @@ def test_only_tiles_read_unsurely_are_read_again_from_the_cuts_around_them(reade
     assert np.allclose(again[6:], around(cut[3], JITTERS + WIDER), atol=1e-5)
 
 
+def _one_tile_taken_out(reader, step: int):
+    """A rendered Rummikub-style turn table read, its first tile taken out of the reading: the
+    reader for its set, a copy of the photo, the tile taken out, the others (as placed) and
+    points of bare table ``step`` pixels apart, two tile heights from every tile."""
+    scene = render_tile_scene(np.random.default_rng(5), TileSceneParams(palette="rummikub", **TURN_TABLE))
+    read = reader.with_palette(PALETTES["rummikub"])
+    reading = read.read(scene.image)
+    table = [(x, y) for x in range(60, 1220, step) for y in range(60, 660, step)
+             if all(math.hypot(x - t.center[0], y - t.center[1]) > 2 * t.height for t in scene.tiles)]
+    return read, scene.image.copy(), reading.tiles[0], [_placed(o) for o in reading.tiles[1:]], table
+
+
 def test_a_patch_of_plain_table_is_no_doubt_but_a_missed_tile_and_a_washed_out_face_stay_doubts(reader):
     """Where the outline finder leaves a face-coloured patch unexplained, the reader drops the
     doubt only for plain table that every look reads as no tile: a tile it missed (here one
     taken out of the reading) shows its number, and a face washed out by glare (a spot as light
     as the faces, no number left) could be a tile too."""
-    scene = render_tile_scene(np.random.default_rng(5), TileSceneParams(palette="rummikub", **TURN_TABLE))
-    image = scene.image.copy()
-    read = reader.with_palette(PALETTES["rummikub"])
-    reading = read.read(image)
-    missed = reading.tiles[0]
-    others = [_placed(o) for o in reading.tiles[1:]]
-    table = [(x, y) for x in range(60, 1220, 60) for y in range(60, 660, 60)
-             if all(math.hypot(x - t.center[0], y - t.center[1]) > 2 * t.height for t in scene.tiles)]
+    read, image, missed, others, table = _one_tile_taken_out(reader, step=60)
     glare = table[len(table) // 2]
     cv2.ellipse(image, (int(glare[0]), int(glare[1])), (30, 40), 0, 0, 360, (250, 252, 252), -1)
     bare = read._bare_table(image, [missed.center, *table], others)
@@ -592,14 +597,8 @@ def test_a_dark_grainy_patch_of_table_is_no_doubt_but_a_tile_in_a_shadow_stays_o
     darker than the faces that every look reads as no tile is no face: no question to the players
     (the photographed replays asked about such places on dark cloths). A tile in a shadow (here
     the one taken out of the reading, dimmed to 0.6) still reads as a tile and stays a doubt."""
-    scene = render_tile_scene(np.random.default_rng(5), TileSceneParams(palette="rummikub", **TURN_TABLE))
-    image = scene.image.copy()
-    read = reader.with_palette(PALETTES["rummikub"])
-    reading = read.read(image)
-    missed = reading.tiles[0]
-    others = [_placed(o) for o in reading.tiles[1:]]
-    table = [(x, y) for x in range(60, 1220, 120) for y in range(60, 660, 120)
-             if all(math.hypot(x - t.center[0], y - t.center[1]) > 2 * t.height for t in scene.tiles)][:6]
+    read, image, missed, others, table = _one_tile_taken_out(reader, step=120)
+    table = table[:6]
     grain = np.random.default_rng(0)
     for x, y in table:
         image[y - 30:y + 30, x - 25:x + 25] = (grain.normal(45, 20, (60, 50, 1)) * (1.1, 1.0, 0.9)).clip(0, 255)
