@@ -68,14 +68,11 @@ def learned_demo_deck(directory: Path, model_dir: Path | None = None,
     rendered photos of the guided layout (:func:`vision.train.layout.learned_deck`). Learned once for the
     models in ``model_dir`` and kept in ``directory`` (a :class:`vision.decks.DeckProfile` named after the
     classifier it was learned for, so new models learn it afresh)."""
-    import hashlib
-
-    from vision.decks import DeckProfile
+    from vision.decks import DeckProfile, classifier_digest
     from vision.recognizer import CLASSIFIER_FILE, DEFAULT_MODEL_DIR
     from vision.train.layout import learned_deck
 
-    classifier = Path(model_dir or DEFAULT_MODEL_DIR) / CLASSIFIER_FILE
-    name = "demo-" + hashlib.sha256(classifier.read_bytes()).hexdigest()[:12]
+    name = "demo-" + classifier_digest(Path(model_dir or DEFAULT_MODEL_DIR) / CLASSIFIER_FILE)
     try:
         return DeckProfile.load(name, directory)
     except FileNotFoundError:
