@@ -26,6 +26,7 @@ from engine.cards import JOKER_CODE
 
 from .decks import CARD_HEIGHT, Deck
 from .faces import BACK_CODE, CARD_CODES, CardFace, IndexBox
+from .suits import SuitShapes, suit_mask
 
 _FONT_DIRS = ("/usr/share/fonts/truetype", "/usr/share/fonts/opentype")
 # Script and maths fonts: no real deck prints its indices like that.
@@ -90,6 +91,10 @@ class DeckStyle:
     picture_colours: tuple[tuple[int, int, int], ...]
     back_colour: tuple[int, int, int]
     back_pattern: int
+    drawn_suits: SuitShapes | None = None
+    """Suit symbols drawn from these shapes instead of ``suit_font``'s (shapes no font has)."""
+    rank_stretch: float = 1.0
+    """The rank's width against its font's (condensed below 1)."""
 
     @classmethod
     def from_seed(cls, seed: int) -> "DeckStyle":
@@ -104,6 +109,10 @@ class DeckStyle:
             colours["C"] = _colour(rng, (20, 140, 50), 30)
         paper = _colour(rng, (247, 245, 238), 8) if rng.random() < 0.7 else _colour(rng, (240, 232, 205), 12)
         rank_px = int(CARD_HEIGHT * rng.uniform(0.075, 0.13))
+        # A stream of its own, so that the fields above stay what they were before these two existed.
+        shape_rng = np.random.default_rng([seed, 0x5EED, 1])
+        drawn_suits = SuitShapes.from_rng(shape_rng) if shape_rng.random() < 0.5 else None
+        rank_stretch = float(shape_rng.uniform(0.8, 1.15)) if shape_rng.random() < 0.6 else 1.0
         return cls(
             width=width,
             paper=paper,
@@ -122,6 +131,8 @@ class DeckStyle:
             picture_colours=tuple(tuple(int(c) for c in rng.integers(0, 256, 3)) for _ in range(4)),
             back_colour=tuple(int(c) for c in rng.integers(0, 230, 3)),
             back_pattern=int(rng.integers(4)),
+            drawn_suits=drawn_suits,
+            rank_stretch=rank_stretch,
         )
 
 
@@ -136,6 +147,16 @@ def _glyph(text: str, font: ImageFont.FreeTypeFont, colour: tuple[int, int, int]
     return layer
 
 
+def _suit(style: DeckStyle, suit: str, px: int, colour: tuple[int, int, int]) -> Image.Image:
+    """The suit symbol as ``style`` draws it at font size ``px``, on a transparent layer cropped to the ink."""
+    if style.drawn_suits is None:
+        return _glyph(_SUIT_GLYPHS[suit], ImageFont.truetype(style.suit_font, px), colour)
+    mask = suit_mask(style.drawn_suits, suit, max(2, round(px * 0.75)))     # a font's suits are about 3/4 of its size
+    layer = Image.new("RGBA", (mask.shape[1], mask.shape[0]), colour + (0,))
+    layer.putalpha(Image.fromarray(mask))
+    return layer
+
+
 def _index_layer(style: DeckStyle, rank: str, suit: str | None, colour: tuple[int, int, int]) -> Image.Image:
     """The rank above the suit symbol, on a transparent layer cropped to the ink."""
     rank_font = ImageFont.truetype(style.rank_font, style.rank_px)
@@ -143,9 +164,9 @@ def _index_layer(style: DeckStyle, rank: str, suit: str | None, colour: tuple[in
         letters = [_glyph(ch, ImageFont.truetype(style.rank_font, int(style.rank_px * 0.55)), colour) for ch in "JOKER"]
         parts = letters
     else:
-        parts = [_glyph(rank, rank_font, colour, 0.75 if rank == "10" and style.condensed_ten else 1.0)]
-        suit_font = ImageFont.truetype(style.suit_font, int(style.rank_px * style.suit_scale * 1.3))
-        parts.append(_glyph(_SUIT_GLYPHS[suit], suit_font, colour))
+        squeeze = style.rank_stretch * (0.75 if rank == "10" and style.condensed_ten else 1.0)
+        parts = [_glyph(rank, rank_font, colour, squeeze)]
+        parts.append(_suit(style, suit, int(style.rank_px * style.suit_scale * 1.3), colour))
     gap = max(1, style.rank_px // 12)
     width = max(p.width for p in parts)
     layer = Image.new("RGBA", (width, sum(p.height for p in parts) + gap * (len(parts) - 1)), (0, 0, 0, 0))
@@ -172,7 +193,7 @@ def _blank_card(style: DeckStyle) -> Image.Image:
 def _draw_pips(card: Image.Image, style: DeckStyle, rank: int, suit: str, colour: tuple[int, int, int],
                area: tuple[int, int, int, int]) -> None:
     size = int(CARD_HEIGHT * style.pip_scale * (2.2 if rank == 1 else 1.0))
-    pip = _glyph(_SUIT_GLYPHS[suit], ImageFont.truetype(style.suit_font, size), colour)
+    pip = _suit(style, suit, size, colour)
     x0, y0, x1, y1 = area
     for fx, fy in _PIP_LAYOUTS[rank]:
         cx, cy = x0 + fx * (x1 - x0), y0 + fy * (y1 - y0)
@@ -194,7 +215,7 @@ def _draw_picture(card: Image.Image, style: DeckStyle, rank: str, suit: str, col
         for sx, sy in ((px, py), (x0 + x1 - px, y0 + y1 - py)):
             draw.ellipse((sx - r, sy - r, sx + r, sy + r), fill=c + (255,))
     big = _glyph(rank, ImageFont.truetype(style.rank_font, int((y1 - y0) * 0.3)), colour)
-    sym = _glyph(_SUIT_GLYPHS[suit], ImageFont.truetype(style.suit_font, int((y1 - y0) * 0.2)), colour)
+    sym = _suit(style, suit, int((y1 - y0) * 0.2), colour)
     cx, cy = (x0 + x1) // 2, (y0 + y1) // 2
     card.alpha_composite(big, (cx - big.width // 2, cy - big.height - 4))
     card.alpha_composite(sym.rotate(180), (cx - sym.width // 2, cy + 4))

@@ -40,6 +40,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--printed-matter", type=float, default=0.0, metavar="P",
                         help="chance per training scene of a rug, book cover or printed illustration under the "
                              "cards (SceneParams.printed_matter; default 0, as the shipped models were trained)")
+    parser.add_argument("--procedural", type=float, default=None, metavar="P",
+                        help="share of decks drawn procedurally instead of from the training designs "
+                             "(SceneParams.procedural; default 0.35, as the shipped models were trained)")
     parser.add_argument("--hard-negatives", type=int, default=0, metavar="N",
                         help="per scene, up to N 'not an index' patches where the --init detector finds an index "
                              "candidate but none lies (default 0)")
@@ -54,6 +57,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         parser.error("--hard-negatives needs a detector to find them: give --init DIR")
     if not 0.0 <= args.printed_matter <= 1.0 or args.hard_negatives < 0:
         parser.error("--printed-matter must lie within 0..1, --hard-negatives be at least 0")
+    if args.procedural is not None and not 0.0 <= args.procedural <= 1.0:
+        parser.error(f"--procedural must lie within 0..1, got {args.procedural}")
     return args
 
 
@@ -88,6 +93,8 @@ def main(argv: list[str] | None = None) -> int:
     detector_scenes, patch_chunks, class_chunks = [], [], []
     # The scene changes are passed only when asked, so that the default stream of scenes stays as it was.
     changes = {"printed_matter": args.printed_matter} if args.printed_matter else {}
+    if args.procedural is not None:
+        changes["procedural"] = args.procedural
     miner = Recognizer(args.init, threads=args.threads) if args.hard_negatives else None
     for number, scene in enumerate(render_scenes(args.seed, args.scenes, TRAIN_DESIGNS,
                                                               table_overlap=args.overlap, **changes), 1):
@@ -125,6 +132,7 @@ def main(argv: list[str] | None = None) -> int:
                      "detector_steps": args.detector_steps, "classifier_steps": args.classifier_steps,
                      "fine_tuned_from": str(args.init) if args.init else None,
                      "table_overlap": args.overlap, "printed_matter": args.printed_matter,
+                     "procedural": args.procedural,
                      "hard_negatives": args.hard_negatives,
                      "train_designs": list(TRAIN_DESIGNS), "heldout_designs": list(HELDOUT_DESIGNS)}
     for group, designs, seed in (("train_designs", TRAIN_DESIGNS, args.seed + 1000),
