@@ -86,8 +86,17 @@ def test_stray_readings_are_those_far_from_every_index():
 @pytest.mark.parametrize("argv, message", [
     (["--hard-negatives", "4"], "needs a detector"),
     (["--printed-matter", "1.5"], "within 0..1"),
+    (["--procedural", "-0.1"], "--procedural must lie within 0..1"),
+    (["--fresh-classifier"], "--fresh-classifier needs --init"),
+    (["--fresh-classifier", "--init", "models", "--classifier-steps", "0"], "--fresh-classifier needs --init"),
 ])
 def test_training_options_are_checked(argv, message, capsys):
     with pytest.raises(SystemExit):
         parse_args(argv)
     assert message in capsys.readouterr().err
+
+
+def test_a_fresh_classifier_and_a_procedural_share_are_parsed():
+    args = parse_args(["--init", "models", "--fresh-classifier", "--detector-steps", "0", "--procedural", "0.5"])
+    assert args.fresh_classifier and args.procedural == 0.5
+    assert parse_args([]).procedural is None      # the generator's own default, as the shipped models were trained

@@ -37,6 +37,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--init", type=Path, metavar="DIR",
                         help="fine-tune the models in DIR instead of training from scratch (lower learning rate, "
                              "batch-norm statistics frozen); a stage given 0 steps keeps DIR's model as it is")
+    parser.add_argument("--fresh-classifier", action="store_true",
+                        help="with --init: train the classifier from scratch (--init still gives the detector and, "
+                             "for --hard-negatives, the candidates)")
     parser.add_argument("--printed-matter", type=float, default=0.0, metavar="P",
                         help="chance per training scene of a rug, book cover or printed illustration under the "
                              "cards (SceneParams.printed_matter; default 0, as the shipped models were trained)")
@@ -53,6 +56,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         parser.error(f"--overlap needs LOW <= HIGH within 0..1, got {args.overlap[0]} {args.overlap[1]}")
     if 0 in (args.detector_steps, args.classifier_steps) and args.init is None:
         parser.error("0 steps keep the model of --init DIR; give --init")
+    if args.fresh_classifier and (args.init is None or not args.classifier_steps):
+        parser.error("--fresh-classifier needs --init DIR (without it every stage starts afresh) and classifier steps")
     if args.hard_negatives and args.init is None:
         parser.error("--hard-negatives needs a detector to find them: give --init DIR")
     if not 0.0 <= args.printed_matter <= 1.0 or args.hard_negatives < 0:
@@ -113,6 +118,8 @@ def main(argv: list[str] | None = None) -> int:
     progress(f"{len(patches)} classifier patches ({np.bincount(classes)[-1]} not an index)")
 
     init = {name: args.init / name if args.init else None for name in (DETECTOR_FILE, CLASSIFIER_FILE)}
+    if args.fresh_classifier:
+        init[CLASSIFIER_FILE] = None
     if args.detector_steps:
         detector = train_detector(detector_scenes, args.detector_steps, 16, args.seed, progress, init[DETECTOR_FILE])
         export_detector(detector, args.out / DETECTOR_FILE)
@@ -131,6 +138,7 @@ def main(argv: list[str] | None = None) -> int:
     figures: dict = {"seed": args.seed, "training_scenes": args.scenes, "patches": int(len(patches)),
                      "detector_steps": args.detector_steps, "classifier_steps": args.classifier_steps,
                      "fine_tuned_from": str(args.init) if args.init else None,
+                     "fresh_classifier": args.fresh_classifier,
                      "table_overlap": args.overlap, "printed_matter": args.printed_matter,
                      "procedural": args.procedural,
                      "hard_negatives": args.hard_negatives,
