@@ -101,8 +101,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.procedural is not None:
         changes["procedural"] = args.procedural
     miner = Recognizer(args.init, threads=args.threads) if args.hard_negatives else None
-    for number, scene in enumerate(render_scenes(args.seed, args.scenes, TRAIN_DESIGNS,
-                                                              table_overlap=args.overlap, **changes), 1):
+    # "train": the training designs and, in SceneParams.procedural of the decks, procedural ones (the tuple
+    # TRAIN_DESIGNS would name the real designs alone: every model before session 14 was trained so).
+    for number, scene in enumerate(render_scenes(args.seed, args.scenes, "train", table_overlap=args.overlap,
+                                                 **changes), 1):
         indices, backs = scene_labels(scene)
         detector_scenes.append(scale_for_detector(scene.image, indices, backs, rng))
         patches, classes = classifier_samples(scene.image, indices, rng, faces=scene_faces(scene))
