@@ -10,7 +10,7 @@ import pytest
 from vision.synth import occluders
 from vision.synth.decks import load_deck
 from vision.synth.scenes import SceneParams, render_scene
-from vision.train.__main__ import parse_args
+from vision.train.__main__ import parse_args, training_scenes
 from vision.train.data import HARD_NEGATIVE_REACH, IndexLabel, detector_negatives, scene_labels
 from vision.train.synth_eval import stray_readings
 
@@ -100,3 +100,18 @@ def test_a_fresh_classifier_and_a_procedural_share_are_parsed():
     args = parse_args(["--init", "models", "--fresh-classifier", "--detector-steps", "0", "--procedural", "0.5"])
     assert args.fresh_classifier and args.procedural == 0.5
     assert parse_args([]).procedural is None      # the generator's own default, as the shipped models were trained
+
+
+@pytest.mark.parametrize("share, procedural_cards", [("1.0", "all"), ("0.0", "none")])
+def test_the_training_scenes_hold_procedural_decks_in_the_share_asked(share, procedural_cards):
+    # Until session 14 the training command named the real designs alone, and no model saw a procedural deck.
+    scenes = training_scenes(parse_args(["--scenes", "4", "--seed", "3", "--procedural", share]))
+    designs = [card.design for scene in scenes for card in scene.cards]
+    procedural = [name.startswith("proc/") for name in designs]
+    assert designs and (all(procedural) if procedural_cards == "all" else not any(procedural))
+
+
+def test_the_default_training_scenes_mix_real_and_procedural_decks():
+    designs = {card.design.split("/")[0] for scene in training_scenes(parse_args(["--scenes", "12", "--seed", "3"]))
+               for card in scene.cards}
+    assert "proc" in designs and designs & {"gnome", "kde"}

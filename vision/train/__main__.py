@@ -67,6 +67,19 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return args
 
 
+def training_scenes(args: argparse.Namespace):
+    """The training scenes the options ask for, rendered one by one."""
+    from vision.train.data import render_scenes
+
+    # The scene changes are passed only when asked, so that the default stream of scenes stays as it was.
+    changes = {"printed_matter": args.printed_matter} if args.printed_matter else {}
+    if args.procedural is not None:
+        changes["procedural"] = args.procedural
+    # "train": the training designs and, in SceneParams.procedural of the decks, procedural ones (the tuple
+    # TRAIN_DESIGNS would name the real designs alone: every model before session 14 was trained so).
+    return render_scenes(args.seed, args.scenes, "train", table_overlap=args.overlap, **changes)
+
+
 def keep(model: Path, out: Path) -> None:
     """A stage given 0 steps: its model of --init goes to --out unchanged."""
     if model.resolve() != out.resolve():
@@ -96,15 +109,8 @@ def main(argv: list[str] | None = None) -> int:
         progress(f"deck {number}/{len(TRAIN_DESIGNS) + len(HELDOUT_DESIGNS)} ready: {design}")
     rng = np.random.default_rng(args.seed)
     detector_scenes, patch_chunks, class_chunks = [], [], []
-    # The scene changes are passed only when asked, so that the default stream of scenes stays as it was.
-    changes = {"printed_matter": args.printed_matter} if args.printed_matter else {}
-    if args.procedural is not None:
-        changes["procedural"] = args.procedural
     miner = Recognizer(args.init, threads=args.threads) if args.hard_negatives else None
-    # "train": the training designs and, in SceneParams.procedural of the decks, procedural ones (the tuple
-    # TRAIN_DESIGNS would name the real designs alone: every model before session 14 was trained so).
-    for number, scene in enumerate(render_scenes(args.seed, args.scenes, "train", table_overlap=args.overlap,
-                                                 **changes), 1):
+    for number, scene in enumerate(training_scenes(args), 1):
         indices, backs = scene_labels(scene)
         detector_scenes.append(scale_for_detector(scene.image, indices, backs, rng))
         patches, classes = classifier_samples(scene.image, indices, rng, faces=scene_faces(scene))
