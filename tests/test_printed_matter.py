@@ -99,7 +99,7 @@ def test_training_options_are_checked(argv, message, capsys):
 def test_a_fresh_classifier_and_a_procedural_share_are_parsed():
     args = parse_args(["--init", "models", "--fresh-classifier", "--detector-steps", "0", "--procedural", "0.5"])
     assert args.fresh_classifier and args.procedural == 0.5
-    assert parse_args([]).procedural is None      # the generator's own default, as the shipped models were trained
+    assert parse_args([]).procedural is None      # the generator's own default share (0.35)
 
 
 @pytest.mark.parametrize("share, procedural_cards", [("1.0", "all"), ("0.0", "none")])

@@ -33,6 +33,7 @@ def test_each_suit_is_drawn_at_the_height_asked_with_its_own_silhouette(shapes):
     club, spade = ((suit_mask(shapes, suit, 100) > 127).sum(axis=1) for suit in "CS")
     assert club[3] / club[20] > 0.4 > 0.3 > spade[3] / spade[20]
 
+
 def test_club_shapes_run_from_lean_to_plump():
     lean = SuitShapes(**{**SHAPES[0].__dict__, "leaf": 0.16, "leaf_spread": 0.29})
     plump = SuitShapes(**{**SHAPES[0].__dict__, "leaf": 0.25, "leaf_spread": 0.15})

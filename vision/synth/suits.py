@@ -1,8 +1,8 @@
 """Suit symbols drawn from a few numbers, so procedural decks have suit shapes no font has.
 
 The installed fonts draw the four suits in about half a dozen shapes, and a classifier trained on
-them reads an unseen deck's plump trefoil as a spade (``gnome/plastic``'s clubs, most of its
-misreadings). A :class:`SuitShapes` fixes one deck's shapes: a heart of two lobes and a point, a
+them reads an unseen deck's plump trefoil as a spade (``gnome/plastic``'s clubs, its commonest
+misreading). A :class:`SuitShapes` fixes one deck's shapes: a heart of two lobes and a point, a
 spade (a heart turned over on a stem), a club (three round leaves on a stem, from lean to plump)
 and a diamond (straight, bulging or hollow sides); :func:`suit_mask` draws one as an ink mask.
 

@@ -45,7 +45,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                              "cards (SceneParams.printed_matter; default 0, as the shipped models were trained)")
     parser.add_argument("--procedural", type=float, default=None, metavar="P",
                         help="share of decks drawn procedurally instead of from the training designs "
-                             "(SceneParams.procedural; default 0.35, as the shipped models were trained)")
+                             "(SceneParams.procedural; default 0.35; the shipped models saw none, see models/CARDS.md)")
     parser.add_argument("--hard-negatives", type=int, default=0, metavar="N",
                         help="per scene, up to N 'not an index' patches where the --init detector finds an index "
                              "candidate but none lies (default 0)")
