@@ -15,7 +15,7 @@ from onnx import numpy_helper  # noqa: E402
 from vision.decks import DeckProfile, classifier_digest  # noqa: E402
 from vision.learn_deck import shipped_head  # noqa: E402
 from vision.tiles.reader import CLASSIFIER_FILE, TileReader  # noqa: E402
-from vision.train.ensemble import EnsembleError, join, join_files, main, member, members_of  # noqa: E402
+from vision.train.ensemble import EnsembleError, average, join, join_files, main, member, members_of  # noqa: E402
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
 
@@ -132,6 +132,29 @@ def test_the_command_joins_files_takes_a_member_out_and_names_a_missing_one(tmp_
     with pytest.raises(SystemExit):
         main([str(first), str(tmp_path / "nowhere.onnx"), "--out", str(tmp_path / "x.onnx")])
     assert "no such model file" in capsys.readouterr().err
+
+
+def test_averaged_weights_make_one_network_between_the_members(patches):
+    first = _single_network()
+    averaged = average([first, _scaled(first, 0.8), _scaled(first, 0.6)])
+    assert [t.name for t in averaged.graph.initializer] == [t.name for t in first.graph.initializer]
+    for mine, theirs in zip(averaged.graph.initializer, first.graph.initializer):
+        got, want = numpy_helper.to_array(mine), numpy_helper.to_array(theirs)
+        np.testing.assert_allclose(got, want * 0.8 if want.dtype == np.float32 else want, rtol=1e-6)
+    logits, embedding = _run(averaged, patches)
+    assert logits.shape == (6, 81) and embedding.shape == (6, 64)     # one network's size, not three
+
+
+def test_networks_of_other_shapes_are_not_averaged(tmp_path, capsys):
+    with pytest.raises(EnsembleError, match="member 1 is not the same network"):
+        average([_single_network(), member(onnx.load(str(MODELS / "cards-classifier.onnx")), 0)])
+    with pytest.raises(EnsembleError, match="two members"):
+        average([_single_network()])
+    first = _save(_single_network(), tmp_path / "a.onnx")
+    second = _save(_scaled(_single_network(), 0.5), tmp_path / "b.onnx")
+    assert main(["--average", str(first), str(second), "--out", str(tmp_path / "mean.onnx")]) == 0
+    assert "averaged the weights of 2 classifiers" in capsys.readouterr().out
+    assert members_of(tmp_path / "mean.onnx") == 1
 
 
 def _save(model, path: Path) -> Path:

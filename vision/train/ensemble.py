@@ -1,4 +1,5 @@
-"""Join classifiers trained apart into one ONNX file that reads with all of them.
+"""Join classifiers trained apart into one ONNX file that reads with all of them, or average the
+weights of classifiers fine-tuned from one network.
 
 Networks trained from different seeds on different rendered tables err on different
 patches, so their average is surer where they agree and less sure where they do not. The joined
@@ -8,10 +9,16 @@ take), ``embedding`` the members' embeddings side by side. The mean logits are s
 function of that embedding (each member's last layer scaled by 1 / members), so a player's set
 learned by :mod:`vision.tiles.learn` fits its last layer over all members at once, unchanged.
 
+Networks fine-tuned from the same one stay near each other in weight space, so the mean of their
+weights is a network too, one network's size and speed (a "model soup", Wortsman et al. 2022):
+:func:`average` (``--average``) makes it. Networks trained apart from different starts are joined,
+not averaged: their features do not line up.
+
 Build time only (the ``onnx`` package, the ``train`` extra)::
 
     python -m vision.train.ensemble A/tiles-classifier.onnx B/tiles-classifier.onnx --out models/tiles-classifier.onnx
     python -m vision.train.ensemble models/tiles-classifier.onnx --member 0 --out DIR/tiles-classifier.onnx
+    python -m vision.train.ensemble --average A/cards-classifier.onnx B/cards-classifier.onnx --out DIR/cards-classifier.onnx
 """
 
 from __future__ import annotations
@@ -19,6 +26,8 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+
+import numpy as np
 
 INPUT = "patch"
 OUTPUTS = ("logits", "embedding")
@@ -131,6 +140,32 @@ def member(model, k: int):
     return helper.make_model(graph, opset_imports=list(model.opset_import), ir_version=model.ir_version)
 
 
+def average(models: list):
+    """One network whose every weight is the mean of the members' (``onnx.ModelProto`` values of the
+    same graph: the same nodes, the same weight names and shapes); the first member's graph is kept."""
+    from onnx import numpy_helper
+
+    if len(models) < 2:
+        raise EnsembleError(f"an average needs two members or more, got {len(models)}")
+    first = models[0]
+    shapes = [[(t.name, tuple(t.dims), t.data_type) for t in model.graph.initializer] for model in models]
+    for k, model in enumerate(models):
+        if [n.op_type for n in model.graph.node] != [n.op_type for n in first.graph.node] or shapes[k] != shapes[0]:
+            raise EnsembleError(f"member {k} is not the same network as member 0 (other layers or weight shapes); "
+                                "only networks fine-tuned from one network are averaged")
+    averaged = type(first)()
+    averaged.CopyFrom(first)
+    weights = [{t.name: numpy_helper.to_array(t) for t in model.graph.initializer} for model in models]
+    for tensor in averaged.graph.initializer:
+        values = [member_weights[tensor.name] for member_weights in weights]
+        if values[0].dtype.kind == "f":
+            mean = np.mean(np.stack(values).astype(np.float64), axis=0).astype(values[0].dtype)
+            tensor.CopyFrom(numpy_helper.from_array(mean, tensor.name))
+        elif any(not np.array_equal(v, values[0]) for v in values):
+            raise EnsembleError(f"the members' integer tensor {tensor.name!r} differs; it cannot be averaged")
+    return averaged
+
+
 def join_files(members: list[Path], out: Path) -> None:
     """Join the classifier files ``members`` into one file ``out`` (weights inside, no external data)."""
     import onnx
@@ -150,8 +185,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m vision.train.ensemble", description=__doc__.split("\n\n")[0])
     parser.add_argument("models", type=Path, nargs="+", help="classifier ONNX files: two or more to join, or one with --member")
     parser.add_argument("--out", type=Path, required=True, help="the ONNX file to write")
-    parser.add_argument("--member", type=int, metavar="K",
-                        help="take member K (from 0) out of one joined file instead (to fine-tune it with --init)")
+    how = parser.add_mutually_exclusive_group()
+    how.add_argument("--member", type=int, metavar="K",
+                     help="take member K (from 0) out of one joined file instead (to fine-tune it with --init)")
+    how.add_argument("--average", action="store_true",
+                     help="average the weights of networks fine-tuned from one network instead of joining them")
     args = parser.parse_args(argv)
     for path in args.models:
         if not path.is_file():
@@ -164,6 +202,9 @@ def main(argv: list[str] | None = None) -> int:
                 parser.error("--member takes one joined file")
             onnx.save(member(onnx.load(str(args.models[0])), args.member), str(args.out))
             print(f"wrote member {args.member} of {args.models[0]} to {args.out}")
+        elif args.average:
+            onnx.save(average([onnx.load(str(path)) for path in args.models]), str(args.out))
+            print(f"averaged the weights of {len(args.models)} classifiers into {args.out}")
         else:
             join_files(args.models, args.out)
             print(f"joined {len(args.models)} classifiers into {args.out} ({args.out.stat().st_size} bytes)")
