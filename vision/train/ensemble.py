@@ -183,7 +183,8 @@ def members_of(path: Path) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m vision.train.ensemble", description=__doc__.split("\n\n")[0])
-    parser.add_argument("models", type=Path, nargs="+", help="classifier ONNX files: two or more to join, or one with --member")
+    parser.add_argument("models", type=Path, nargs="+",
+                        help="classifier ONNX files: two or more to join or (--average) to average, or one with --member")
     parser.add_argument("--out", type=Path, required=True, help="the ONNX file to write")
     how = parser.add_mutually_exclusive_group()
     how.add_argument("--member", type=int, metavar="K",
