@@ -127,6 +127,14 @@ class SimFrame:
         >>> place = lambda x: replace(ask(x), detail=f"{PLACE_QUESTION} before 7H, if any?")
         >>> frame.answer(place(38.0)), frame.answer(replace(place(38.0), detail=f"{PLACE_QUESTION} before 8H, if any?"))
         ('NONE', '7H')
+
+        Two copies of a card side by side (two decks), the camera reading one: the other is the card there.
+
+        >>> twins = SimFrame(1, (), True, (Placed("8H", 9.65, 30.0, "discard"), Placed("8H", 11.65, 30.0, "discard")))
+        >>> twins.answer(replace(place(12.6), detail=f"{PLACE_QUESTION} after 8H, if any?"))
+        '8H'
+        >>> twins.answer(replace(place(13.6), detail=f"{PLACE_QUESTION} after 8H, if any?"))
+        'NONE'
         """
         if question.position is None:
             return None
@@ -135,9 +143,15 @@ class SimFrame:
         distance = lambda p: (p.x - x) ** 2 + (p.y - y) ** 2  # noqa: E731
         if PLACE_QUESTION in question.detail:
             # A place a fan step from cards read: the players name a card lying there, never the neighbours
-            # the question names.
+            # the question names; but a second copy of a neighbour's card (two decks) within half a fan step
+            # is the card lying there.
             named = set(_CARD_CODE.findall(question.detail))
-            there = [p for p in reversed(here) if distance(p) <= FAN_STEP_CM ** 2 and p.code not in named]
+
+            def neighbour(p: Placed) -> bool:
+                return p.code in named and not (distance(p) < (FAN_STEP_CM / 2) ** 2 and any(
+                    q is not p and q.code == p.code and distance(q) <= (2 * FAN_STEP_CM) ** 2 for q in here))
+
+            there = [p for p in reversed(here) if distance(p) <= FAN_STEP_CM ** 2 and not neighbour(p)]
             return min(there, key=distance).code if there else NOTHING
         under = [p for p in here if abs(p.x - x) <= CARD_WIDTH_CM / 2 + ON_CARD_CM and abs(p.y - y) <= CARD_HEIGHT_CM / 2 + ON_CARD_CM]
         if not under:

@@ -459,3 +459,28 @@ def test_the_face_down_stock_read_in_half_the_frames_holds_no_window_up():
     back = Sighting("BACK", 0.5, *ZONES.named("stock").centre, "stock")
     events = [e for f in range(6) for e in t.update(f, _on_pile("7H") + [back] * (f % 2), still=True)]
     assert _said(events) == ["#1 discard Ann 7H (stock 65)"]
+
+
+def test_a_question_about_a_card_the_players_named_takes_their_new_answer():
+    """Rendered round 0 with candidate T: the players named a card seen unread, a later answer nearby
+    made it a third copy of another card, and the question about that copy came back unchanged after
+    each answer (the answer replaced the camera's reading, which was unread, not their earlier name)
+    until the answers ran out. Here Ann's 6D is seen unread and the players first name it KH (Ben
+    holds a KH too): asked about the third KH, their answer 6D must take."""
+    t = _knocked_by_ann()
+    ann = _ann_lays(ANN_MELDS, [])
+    six = next(s for s in ann if s.code == "6D")
+    table = t.back + [replace(s, code="UNREAD", confidence=0.3, candidates=("6D", "6H")) if s is six else s
+                      for s in ann] + _others()
+    events = t.update(2, table, still=True)
+    truth = {(round(s.x, 1), round(s.y, 1)): s.code for s in ann + _others()}
+    answered = []
+    while (questions := [e for e in events if e.needs_confirmation and t.awaits(e.seq)]) and len(answered) < 10:
+        question = questions[0]
+        answer = "KH" if not answered else truth[question.position]
+        answered.append((question.cards, question.position, answer))
+        events += t.confirm(question.seq, answer)
+    assert answered[0] == (("UNREAD",), (six.x, six.y), "KH")
+    assert (("KH",), (six.x, six.y), "6D") in answered and len(answered) < 10
+    assert events[-1].kind == "hand_end" and not events[-1].needs_confirmation and events[-1].penalties[0] == 0
+
