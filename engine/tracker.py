@@ -404,10 +404,11 @@ class GinTracker:
         near = lambda o: o.zone == zone and math.dist((o.x, o.y), (x, y)) <= self.options.confirm_radius_cm  # noqa: E731
         asked = read.rstrip(_TWICE)
         # The reading asked about may be only what the players named there before (a card seen unread they
-        # named, the camera never reading it so): the new answer replaces that one, or the question would
-        # come back unchanged.
+        # named, the camera never reading it so): another card named now replaces that one, or the question
+        # would come back unchanged (the same card named again confirms it, as any reading is confirmed).
         earlier = next((o for o in self._overrides if near(o) and o.card == asked != o.read), None)
-        if earlier is not None and not any(near(s) and s.code == asked for _, seen in self._window for s in seen):
+        if (earlier is not None and answer != asked
+                and not any(near(s) and s.code == asked for _, seen in self._window for s in seen)):
             read, doubtful = earlier.read, earlier.doubtful_only
         # A later answer about a reading at a place replaces an earlier one (a place asked about again).
         self._overrides = [o for o in self._overrides if not (near(o) and o.read == read)]

@@ -461,26 +461,42 @@ def test_the_face_down_stock_read_in_half_the_frames_holds_no_window_up():
     assert _said(events) == ["#1 discard Ann 7H (stock 65)"]
 
 
-def test_a_question_about_a_card_the_players_named_takes_their_new_answer():
-    """Rendered round 0 with candidate T: the players named a card seen unread, a later answer nearby
-    made it a third copy of another card, and the question about that copy came back unchanged after
-    each answer (the answer replaced the camera's reading, which was unread, not their earlier name)
-    until the answers ran out. Here Ann's 6D is seen unread and the players first name it KH (Ben
-    holds a KH too): asked about the third KH, their answer 6D must take."""
+def _named_kh_at_the_place_of_6d(keep_naming: bool) -> tuple[list, list]:
+    """Ann's 6D seen unread, named KH by the players (Ben holds a KH too); the table's cards answer the
+    questions after that, or with ``keep_naming`` the players name KH at 6D's place each time."""
     t = _knocked_by_ann()
     ann = _ann_lays(ANN_MELDS, [])
     six = next(s for s in ann if s.code == "6D")
     table = t.back + [replace(s, code="UNREAD", confidence=0.3, candidates=("6D", "6H")) if s is six else s
                       for s in ann] + _others()
     events = t.update(2, table, still=True)
-    truth = {(round(s.x, 1), round(s.y, 1)): s.code for s in ann + _others()}
+    truth = {(round(s.x, 1), round(s.y, 1)): s.code for s in ann + _others()} | {(six.x, six.y): "6D"}
     answered = []
     while (questions := [e for e in events if e.needs_confirmation and t.awaits(e.seq)]) and len(answered) < 10:
         question = questions[0]
-        answer = "KH" if not answered else truth[question.position]
+        answer = "KH" if not answered or (keep_naming and question.position == (six.x, six.y)) else truth[question.position]
         answered.append((question.cards, question.position, answer))
         events += t.confirm(question.seq, answer)
-    assert answered[0] == (("UNREAD",), (six.x, six.y), "KH")
-    assert (("KH",), (six.x, six.y), "6D") in answered and len(answered) < 10
+    return events, answered
+
+
+def test_a_question_about_a_card_the_players_named_takes_their_new_answer():
+    """Rendered round 0 with candidate T: the players named a card seen unread, a later answer nearby
+    made it a third copy of another card, and the question about that copy came back unchanged after
+    each answer (the answer replaced the camera's reading, which was unread, not their earlier name)
+    until the answers ran out. Here Ann's 6D is seen unread and the players first name it KH (Ben
+    holds a KH too): asked about the third KH, their answer 6D must take."""
+    events, answered = _named_kh_at_the_place_of_6d(keep_naming=False)
+    six = (10.0, 65.0)
+    assert answered[0] == (("UNREAD",), six, "KH")
+    assert (("KH",), six, "6D") in answered and len(answered) < 10
     assert events[-1].kind == "hand_end" and not events[-1].needs_confirmation and events[-1].penalties[0] == 0
 
+
+def test_the_players_naming_their_card_again_confirm_it_and_are_not_asked_again():
+    """Rendered round 16 (gnome/anglo): the players named a 10C where the camera read a 4C weakly, a
+    third 10C; asked about it, they named it 10C again: that confirms it (the table is flagged), the
+    same question does not come back after each answer."""
+    events, answered = _named_kh_at_the_place_of_6d(keep_naming=True)
+    assert answered.count((("KH",), (10.0, 65.0), "KH")) == 1 and len(answered) < 10
+    assert any(e.kind == "irregularity" and e.flagged and "KH" in e.detail for e in events)
