@@ -117,6 +117,10 @@ def run(args: argparse.Namespace) -> int:
         tapped = stored_corners(table.store)
         corners = tuple(map(tuple, tapped["corners"])) if tapped else None
         corners_size = tuple(tapped["size"]) if tapped else None
+    if deck is None:
+        print("WARNING: no deck learned (--deck): the shipped recognizer reads some decks' small indices wrongly "
+              "and surely (a 5 as a 6); teach it yours first with `rummyref learn-deck` or the dashboard's deck page",
+              flush=True)
     if corners is None:
         print("table geometry: from the four corner markers (print them with `rummyref markers`)", flush=True)
     else:
