@@ -57,6 +57,7 @@ def test_page_explains_the_layout_and_lists_learned_decks(deck_client, decks_app
     assert page.status_code == 200
     text = html.unescape(page.text)
     assert "Four rows of 13" in text and "spades on top" in text and "grandma" in text
+    assert "a 5 as a 6" in text  # why to learn a deck before playing
     assert 'enctype="multipart/form-data"' in text and "from_camera" not in text  # no camera here
 
 
