@@ -151,7 +151,8 @@ RUMMYREF_HOST="$host"
 RUMMYREF_PORT="$port"
 RUMMYREF_THREADS="$threads"
 RUMMYREF_FRAME_SIZE="$frame_size"
-# more options for \`rummyref run\` (see rummyref run --help), separated by spaces
+# more options for \`rummyref run\` (see rummyref run --help), separated by spaces; once your deck
+# is learned (the dashboard's deck page), read with it: RUMMYREF_ARGS="--deck grandmas-deck"
 RUMMYREF_ARGS=""
 SETTINGS
 fi
