@@ -775,6 +775,12 @@ class Pipeline:
         (None: from the markers again)."""
         self._new_corners.append((corners, size))  # list.append is atomic: the worker takes it up
 
+    @property
+    def deck_name(self) -> str | None:
+        """The learned deck the recognizer reads with, or None: the shipped recognizer alone."""
+        deck = getattr(self.reader.recognizer, "deck", None)
+        return None if deck is None else deck.name
+
     def geometry_status(self) -> dict[str, Any] | None:
         """The table geometry as the referee reads it: the newest calibration ``state`` and
         ``message``, and its last changes (``changes``, oldest first: ``state``, ``message``,

@@ -11,6 +11,7 @@ import sys
 import threading
 import time
 import urllib.request
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -225,7 +226,9 @@ def test_run_reads_with_a_learned_deck_and_refuses_an_unknown_one(tmp_path: Path
     deck = DeckProfile.load("grandmas")
     config = PipelineConfig(camera="dir:nowhere", players=("Ann", "Ben"), deck=deck)
     pipeline = Pipeline(config, lambda: EventStore(tmp_path / "record.sqlite3"), "m1")
-    assert pipeline.reader.recognizer.deck is deck
+    assert pipeline.reader.recognizer.deck is deck and pipeline.deck_name == "grandmas"  # what the camera page shows
+    plain = Pipeline(replace(config, deck=None), lambda: EventStore(tmp_path / "record.sqlite3"), "m1")
+    assert plain.deck_name is None
     # A deck learned with another classifier (before a model update) is refused, not read wrongly.
     DeckProfile("stale", deck.weight, deck.bias, classifier="0123456789abcdef").save()
     assert DeckProfile.load("stale").classifier == "0123456789abcdef"

@@ -50,6 +50,10 @@ class TableCamera(Protocol):
     def geometry_status(self) -> dict[str, Any] | None:
         """The calibration as the referee reads it (``state``, ``message``, ``changes``), or None."""
 
+    @property
+    def deck_name(self) -> str | None:
+        """The learned deck the recognizer reads with, or None: the shipped recognizer alone."""
+
 
 def check_corners(points: Any, size: tuple[int, int]) -> list[list[float]]:
     """Four points inside a frame of ``size`` (width, height) that enclose a table."""

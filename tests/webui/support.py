@@ -68,6 +68,7 @@ class RenderedCamera:
         self.corners_used: list = []
         self.sizes_used: list = []
         self.geometry: dict | None = None
+        self.deck_name: str | None = None
 
     def latest_image(self):
         return self.image

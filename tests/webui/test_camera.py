@@ -41,6 +41,15 @@ def test_without_a_camera_the_page_says_so_and_frames_are_503(client):
     assert post_corners(client, CORNERS).status_code == 503
 
 
+def test_the_page_says_whether_the_referee_reads_with_a_learned_deck(camera_app, camera):
+    client = camera_app.test_client()
+    page = html.unescape(client.get("/camera").text)
+    assert 'data-state="none"' in page and "No deck learned" in page and "--deck NAME" in page
+    camera.deck_name = "grandmas-deck"
+    page = html.unescape(client.get("/camera").text)
+    assert 'data-state="learned"' in page and "grandmas-deck" in page and "No deck learned" not in page
+
+
 def test_the_newest_frame_is_served_as_jpeg(camera_app, camera):
     client = camera_app.test_client()
     frame = client.get("/camera/frame.jpg")
