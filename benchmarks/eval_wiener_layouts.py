@@ -82,10 +82,10 @@ def main() -> None:
         end = next((e for e in reversed(committed) if e.kind == "hand_end"), None)
         result = list(end.penalties) if end is not None and end.penalties is not None else None
         truth = list(game.penalties)
-        rounds.update(agree=result == truth, wrong=result is not None and result != truth, unsettled=result is None,
-                      questions=len(asked))
+        agree, wrong = result == truth, result is not None and result != truth
+        rounds.update(agree=agree, wrong=wrong, unsettled=result is None, questions=len(asked))
         print(json.dumps({"seed": seed, "photographed_from_frame": game.frames[start].frame_id, "truth": truth,
-                          "result": result, "agree": result == truth, "wrong": result is not None and result != truth,
+                          "result": result, "agree": agree, "wrong": wrong,
                           "questions_from_the_knock": len(asked), "wall_s": round(time.perf_counter() - began, 1),
                           "cpu_s": round(time.process_time() - cpu, 1)} | film.counts.to_json()), flush=True)
         if args.events:
@@ -111,10 +111,12 @@ BANDS = (0.0, 0.5, 0.8, 0.9, 0.92, 0.94, 0.96, 0.98)
 def _checked(frames, first_frame: int, readings: Counter, misreads: list, seed: int):
     """``frames`` passed on, with each reading of a card in a player's area in the still frames from
     ``first_frame`` on counted into ``readings`` by (band, right) and each misread into ``misreads``."""
+    from engine.tracker import BACK, UNREAD
+
     for frame in frames:
         if frame.still and frame.frame_id >= first_frame:
             for sighting in frame.sightings:
-                if sighting.zone is None or not sighting.zone.startswith("seat") or sighting.code in ("UNREAD", "BACK"):
+                if sighting.zone is None or not sighting.zone.startswith("seat") or sighting.code in (UNREAD, BACK):
                     continue
                 near = [p for p in frame.table if p.zone == sighting.zone
                         and math.dist((p.x, p.y), (sighting.x, sighting.y)) <= 1.2]

@@ -778,7 +778,7 @@ class Pipeline:
     @property
     def deck_name(self) -> str | None:
         """The learned deck the recognizer reads with, or None: the shipped recognizer alone."""
-        deck = getattr(self.reader.recognizer, "deck", None)
+        deck = self.reader.recognizer.deck
         return None if deck is None else deck.name
 
     def geometry_status(self) -> dict[str, Any] | None:
