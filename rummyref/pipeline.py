@@ -27,7 +27,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, NamedTuple, Sequence
 
 import numpy as np
 
@@ -551,6 +551,18 @@ def reading_choices(event: Event) -> list[str]:
     return [c for c in choices if c != NOTHING][:CHOICES] + [NOTHING]
 
 
+class Inbox(NamedTuple):
+    """What players wrote on the dashboard since the recorder last looked."""
+
+    answers: list[tuple[int, int, str]]
+    """Answers to the questions asked: ``(hand, seq, answer)``."""
+    hands: list[Any]
+    """Hands (rounds) they recorded themselves: Gin as :class:`~engine.match.HandScore`, tile Rummy as
+    the stored result."""
+    turns: list[str]
+    """Whose turn begins, as tapped on the dashboard (tile Rummy's turn clock), oldest first."""
+
+
 class Recorder:
     """Writes what the tracker commits into the match record, with evidence, then tells the dashboard.
 
@@ -632,6 +644,14 @@ class Recorder:
                                          "melds": [list(m) for m in event.melds], "flagged": event.flagged,
                                          "detail": detail, "evidence": evidence}))
 
+    def play(self, payload: dict[str, Any]) -> bool:
+        """Write one ruling of the camera as a ``play`` (tile Rummy's turns: :mod:`rummyref.tile_pipeline`)
+        and tell the dashboard; returns whether the record took it."""
+        written = bool(self._write("play", payload))
+        if written:
+            self.notify()
+        return written
+
     def propose(self, hand: int, seq: int, prompt: str, choices: Sequence[str], evidence: str | None,
                 picker: str | None = None) -> bool:
         """Ask the players question ``seq`` of hand (or turn) ``hand`` on the dashboard; the answer
@@ -650,19 +670,22 @@ class Recorder:
         if self._write("camera", {"state": status.state, "camera": status.camera, "reason": status.reason[:MAX_TEXT]}):
             self.notify()
 
-    def inbox(self) -> tuple[list[tuple[int, int, str]], list[HandScore]]:
-        """What players wrote since the last call: answers to readings ``(hand, seq, card)`` and hands
-        they recorded themselves (as the match scores them)."""
-        answers, hands = [], []
+    def inbox(self) -> "Inbox":
+        """What players wrote since the last call (:class:`Inbox`)."""
+        inbox = Inbox([], [], [])
         for event in self.store.events(self.match_id, after=self._seen):
             self._seen = event.id
             if event.kind == "reading_confirmed" and event.payload["reading"] in self._asked:
                 hand, seq = self._asked.pop(event.payload["reading"])
-                answers.append((hand, seq, event.payload["choice"]))
+                inbox.answers.append((hand, seq, event.payload["choice"]))
             elif event.kind == "hand_recorded" and event.actor != self.actor:
                 result = event.payload["result"]
-                hands.append(HandScore(result.get("winner"), result["points"], result["kind"]))
-        return answers, hands
+                points = result["points"]   # Gin: the winner's; tile Rummy: every player's
+                inbox.hands.append(HandScore(result.get("winner"), points, result["kind"]) if isinstance(points, int)
+                                   else result)
+            elif event.kind == "table" and "turn" in event.payload and event.actor != self.actor:
+                inbox.turns.append(event.payload["turn"])
+        return inbox
 
     def void_last_hand(self, reason: str) -> bool:
         """The undo button: the last counted hand is undone (a new event; nothing is deleted)."""
@@ -728,18 +751,8 @@ class Pipeline:
                  notify: Callable[[], None] | None = None, on_events: Callable[[list[Event]], None] | None = None,
                  on_camera: Callable[[Any], None] | None = None, camera_opener: Callable[..., Any] | None = None,
                  on_frame: Callable[[int], None] | None = None) -> None:
-        from engine.zones import default_zones
-
         self.config = config
-        self.zones = config.zones or default_zones("gin", 2, *config.table_cm)
-        if recognizer is None:
-            from vision.recognizer import Recognizer
-
-            recognizer = Recognizer(config.model_dir, threads=config.threads, deck=config.deck)
-        self.reader = TableReader(recognizer, self.zones, make_calibrator(config.table_cm, config.corners,
-                                                                                  config.corners_size))
-        self.session = HandSession(config.players, config.first_dealer or config.players[1], config.rules, self.zones,
-                                   config.tracker)
+        self._build(recognizer)
         self._open_store, self.match_id, self._notify = open_store, match_id, notify
         self.recorder: Recorder | None = None
         self.on_events = on_events or (lambda events: None)
@@ -756,6 +769,21 @@ class Pipeline:
         self._geometry_changes: deque[dict[str, Any]] = deque(maxlen=GEOMETRY_CHANGES_KEPT)
         self._worker = threading.Thread(target=self._run, name="pipeline-worker", daemon=True)
         self.finished = threading.Event()
+
+    def _build(self, recognizer: Any) -> None:
+        """The reader and the game session (Gin: cards in zones, one :class:`HandSession`)."""
+        from engine.zones import default_zones
+
+        config = self.config
+        self.zones = config.zones or default_zones("gin", 2, *config.table_cm)
+        if recognizer is None:
+            from vision.recognizer import Recognizer
+
+            recognizer = Recognizer(config.model_dir, threads=config.threads, deck=config.deck)
+        self.reader = TableReader(recognizer, self.zones, make_calibrator(config.table_cm, config.corners,
+                                                                                  config.corners_size))
+        self.session = HandSession(config.players, config.first_dealer or config.players[1], config.rules, self.zones,
+                                   config.tracker)
 
     # inputs from other threads: only queued here, handled by the worker
     def press(self, button: str) -> None:
@@ -855,12 +883,18 @@ class Pipeline:
             self.stats.camera = status.state
             self.recorder.camera(status)
             self.on_camera(status)
-        answers, hands = self.recorder.inbox()
-        for hand, seq, card in answers:
+        self._take_record(self.recorder.inbox())
+        self._take_buttons()
+
+    def _take_record(self, inbox: "Inbox") -> None:
+        """What the players wrote: answers to this hand's questions, hands they recorded themselves."""
+        for hand, seq, card in inbox.answers:
             if hand == self.session.hand:
                 self._commit(self.session.confirm(seq, card), None)
-        for result in hands:
+        for result in inbox.hands:
             self.session.hand_recorded(result)
+
+    def _take_buttons(self) -> None:
         while True:
             try:
                 button = self._commands.get_nowait()

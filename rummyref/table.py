@@ -35,10 +35,14 @@ class Table:
         return EventStore(self.app.config["DATABASE"], self.app.config["SNAPSHOT_DIR"])
 
     def pipeline(self, config: Any, *, on_camera: Callable[[Any], None] = lambda status: None,
-                 on_events: Callable[[list], None] = lambda events: None, **options: Any) -> Any:
-        """A :class:`~rummyref.pipeline.Pipeline` writing into this match, shown on the dashboard's camera page;
-        every event and camera state is printed."""
-        from rummyref.pipeline import Pipeline
+                 on_events: Callable[[list], None] = lambda events: None, game: str = "gin", **options: Any) -> Any:
+        """A :class:`~rummyref.pipeline.Pipeline` writing into this match (``game`` ``tiles``: a
+        :class:`~rummyref.tile_pipeline.TilePipeline`), shown on the dashboard's camera page; every event
+        and camera state is printed."""
+        if game == "tiles":
+            from rummyref.tile_pipeline import TilePipeline as Pipeline
+        else:
+            from rummyref.pipeline import Pipeline
 
         def events(batch) -> None:
             print("\n".join(e.describe() for e in batch), flush=True)
@@ -103,8 +107,8 @@ class Table:
         return 0
 
 
-def open_table(data: Path, pin: str | None, players: tuple[str, str], dealer: str, actor: str) -> Table:
-    """The dashboard on the record in ``data`` with a new match of ``players`` started by ``actor``."""
+def open_table(data: Path, pin: str | None, players: tuple[str, ...], dealer: str, actor: str, game: str = "gin") -> Table:
+    """The dashboard on the record in ``data`` with a new match of ``game`` for ``players`` started by ``actor``."""
     from webui import create_app
     from webui.events import InvalidInput, create_match
     from webui.store import EventStore, StoreError
@@ -115,7 +119,7 @@ def open_table(data: Path, pin: str | None, players: tuple[str, str], dealer: st
     try:
         app = create_app(config)
         store = EventStore(app.config["DATABASE"], app.config["SNAPSHOT_DIR"])
-        match = create_match(store, {"players": list(players), "first_dealer": dealer}, actor)
+        match = create_match(store, {"game": game, "players": list(players), "first_dealer": dealer}, actor)
     except (StoreError, InvalidInput) as error:
         raise TableError(f"cannot start the match record: {error}") from error
     return Table(app, store, match.match_id, data)

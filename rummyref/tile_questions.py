@@ -87,9 +87,8 @@ def ask(recorder: Any, turn: int, events: Sequence[TileEvent], image: np.ndarray
 def settle(recorder: Any, tracker: TileTracker) -> list[TileEvent]:
     """The players' answers since the last call, handed to ``tracker``; returns the events they bring.
     An answer to a question another answer settled (or the turn's end dropped) is moot."""
-    found, _ = recorder.inbox()
     events = []
-    for _, seq, choice in found:
+    for _, seq, choice in recorder.inbox().answers:
         if tracker.awaits(seq):
             events += tracker.confirm(seq, choice)
     return events

@@ -137,12 +137,13 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def test_run_serves_the_dashboard_and_exits_cleanly_on_sigterm(clip: Path, tmp_path: Path) -> None:
+def run_until_sigterm(arguments: list[str], data: Path, wait_for: str) -> str:
+    """``rummyref run ARGUMENTS`` on a free port with its record in ``data``: once the dashboard's front
+    page shows ``wait_for``, SIGTERM; returns what it printed, after checking it exited cleanly."""
     port = free_port()
-    data = tmp_path / "data"
     process = subprocess.Popen(
-        [sys.executable, "-m", "rummyref", "run", "--camera", f"dir:{clip}?fps=10", "--players", "Ann,Ben",
-         "--host", "127.0.0.1", "--port", str(port), "--data", str(data), "--pin", "2468"],
+        [sys.executable, "-m", "rummyref", "run", *arguments, "--host", "127.0.0.1", "--port", str(port),
+         "--data", str(data), "--pin", "2468"],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
     try:
         deadline, page = time.monotonic() + 60, None
@@ -151,7 +152,7 @@ def test_run_serves_the_dashboard_and_exits_cleanly_on_sigterm(clip: Path, tmp_p
                 page = urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2).read().decode()
             except OSError:
                 time.sleep(0.3)
-        assert page is not None and "Ann" in page
+        assert page is not None and wait_for in page
         process.send_signal(signal.SIGTERM)
         output, _ = process.communicate(timeout=30)
     finally:
@@ -159,6 +160,12 @@ def test_run_serves_the_dashboard_and_exits_cleanly_on_sigterm(clip: Path, tmp_p
             process.kill()
     assert process.returncode == 0, output
     assert "table PIN: 2468" in output and f"127.0.0.1:{port}" in output
+    return output
+
+
+def test_run_serves_the_dashboard_and_exits_cleanly_on_sigterm(clip: Path, tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    run_until_sigterm(["--camera", f"dir:{clip}?fps=10", "--players", "Ann,Ben"], data, "Ann")
     store = EventStore(data / "record.sqlite3")
     (match_id,) = store.match_ids()
     state = replay(store.events(match_id))

@@ -16,6 +16,13 @@ on a small grey / YCrCb copy of the frame:
 >>> table = np.full((72, 128, 3), (40, 110, 30), np.uint8)   # green cloth
 >>> detector.update(table).still, detector.update(table).still
 (False, True)
+>>> wood = np.full((72, 128, 3), (60, 110, 170), np.uint8)   # a skin-toned table is no hand
+>>> detector = MotionDetector()
+>>> detector.update(wood).still, detector.update(wood).still
+(False, True)
+>>> wood[30:, 80:95] = (150, 175, 225)                       # a light hand reaching in over it
+>>> detector.update(wood).still, detector.update(wood).still
+(False, False)
 """
 
 from __future__ import annotations
@@ -68,6 +75,10 @@ class MotionDetector:
         grey = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (5, 5), 0).astype(np.float32)
         grey *= 128.0 / max(float(grey[area].mean()), 1.0)
         skin = _largest_patch(skin_mask(small) & area) / max(int(area.sum()), 1)
+        if skin > TABLE_SHARE:
+            # The table itself is skin-toned (wood, a beige cloth): taken as a hand, no frame was ever
+            # still there. A hand on it is told from it by reaching in and by its colour (hand_share).
+            skin = hand_share(frame, self.width)
         if self._previous is None:
             changed = 1.0  # nothing to compare with yet: not known to be still
         else:

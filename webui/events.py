@@ -28,13 +28,16 @@ _ID = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
 _SHA = re.compile(r"^[0-9a-f]{64}$")
 MAX_TEXT = 200
 MAX_CHOICES = 7
+"""The most answers a question offers: six cards and "no card here" (:func:`rummyref.pipeline.reading_choices`)."""
 PICKERS = ("tiles",)
 """What a question may offer besides its choices: ``tiles``, any tile of the set (a tile picker)."""
-"""The most answers a question offers: six cards and "no card here" (:func:`rummyref.pipeline.reading_choices`)."""
 CAMERA_STATES = ("connecting", "streaming", "lost", "waiting", "ended", "failed", "stopped")
 """The states of ``hardware.cameras.CameraStatus`` (webui imports nothing from hardware)."""
 PLAY_KINDS = ("pickup", "stock_draw", "knock", "layout", "layoff", "hand_end", "irregularity")
 """The camera tracker's events that have no kind of their own in the record."""
+TILE_PLAY_KINDS = ("turn", "draw", "irregularity")
+"""The same for tile Rummy: a turn judged by the engine (``cards``: the tiles played from the rack,
+``melds``: the table's groups after it, ``flagged``: illegal), a draw from the pool."""
 
 
 class InvalidInput(ValueError):
@@ -77,6 +80,24 @@ def check_card_codes(value: Any, field: str) -> list[str]:
     _require(isinstance(value, (list, str)), field, "must be a list of card codes or a space-separated string")
     try:
         return [str(card) for card in parse_cards(value)]
+    except CardError as exc:
+        raise InvalidInput(field, str(exc)) from None
+
+
+def check_tile_codes(value: Any, field: str) -> list[str]:
+    """Tile codes of the set (``R7``, ``JK``), as a list or a space-separated string.
+
+    >>> check_tile_codes("r7 JK", "cards")
+    ['R7', 'JK']
+    >>> check_tile_codes(["R7", "7R"], "cards")
+    Traceback (most recent call last):
+    ...
+    webui.events.InvalidInput: cards: malformed tile code '7R': colour '7' is not one of Y, G, B, R (ravensburger tiles)
+    """
+    _require(isinstance(value, (list, str)), field, "must be a list of tile codes or a space-separated string")
+    tokens = value.split() if isinstance(value, str) else value
+    try:
+        return [str(parse_tile(token)) for token in tokens]
     except CardError as exc:
         raise InvalidInput(field, str(exc)) from None
 
@@ -217,13 +238,14 @@ def check_event(store: EventStore, state: MatchState, kind: str, payload: Any, s
         return {"state": p["state"], "camera": check_text(p.get("camera"), "camera"),
                 "reason": check_text(p.get("reason", ""), "reason", required=False)}
     if kind == "play":
-        _require(p.get("kind") in PLAY_KINDS, "kind", f"must be one of {', '.join(PLAY_KINDS)}")
+        kinds, codes = (TILE_PLAY_KINDS, check_tile_codes) if state.game == "tiles" else (PLAY_KINDS, check_card_codes)
+        _require(p.get("kind") in kinds, "kind", f"must be one of {', '.join(kinds)}")
         player = p.get("player")
         melds = p.get("melds", [])
         _require(isinstance(melds, list), "melds", "must be a list of card lists")
         return {"kind": p["kind"], "player": None if player is None else check_player(state, player, "player"),
-                "cards": check_card_codes(p.get("cards", []), "cards") if p.get("cards") else [],
-                "melds": [check_card_codes(m, "melds") for m in melds],
+                "cards": codes(p.get("cards", []), "cards") if p.get("cards") else [],
+                "melds": [codes(m, "melds") for m in melds],
                 "flagged": bool(p.get("flagged", False)),
                 "detail": check_text(p.get("detail", ""), "detail", required=False),
                 "evidence": check_snapshot(store, p.get("evidence"))}

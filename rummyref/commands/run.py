@@ -18,9 +18,13 @@ def register(subparsers) -> None:
     )
     parser.add_argument("--camera", required=True,
                         help="camera: picamera2:0, usb:0, http://phone:8080/video, rtsp://..., file:game.mp4, dir:frames/")
-    parser.add_argument("--game", default="gin", choices=["gin"], help="the game on the table (Gin Rummy is tracked today)")
-    parser.add_argument("--players", required=True, help='the two players, comma-separated: "Ann,Ben"')
-    parser.add_argument("--dealer", help="who deals the first hand (default: the second player)")
+    parser.add_argument("--game", default="gin", choices=["gin", "tiles"],
+                        help="the game on the table: Gin Rummy, or tile Rummy with Ravensburger tiles (002; a turn ends "
+                        "when the players tap on the dashboard's turn clock whose turn begins)")
+    parser.add_argument("--players", required=True, help='the players, comma-separated: "Ann,Ben" (Gin: two; tile '
+                        'Rummy: 2-4, in seat order clockwise)')
+    parser.add_argument("--dealer", help="Gin: who deals the first hand (default: the second player); tile Rummy: who "
+                        "begins the first round (default: the first player)")
     parser.add_argument("--data", type=Path, default=Path("data"), help="folder of the game record and snapshots")
     parser.add_argument("--host", default="0.0.0.0", help="address to serve the dashboard on")
     parser.add_argument("--port", type=int, default=8000, help="TCP port of the dashboard")
@@ -49,11 +53,21 @@ def parse_size(text: str, what: str) -> tuple[float, float]:
     return width, height
 
 
-def parse_players(text: str) -> tuple[str, str]:
+def parse_players(text: str, most: int = 2) -> tuple[str, ...]:
+    """Two (up to ``most``) different names, comma-separated.
+
+    >>> parse_players("Ann, Ben"), parse_players("Ann,Ben,Cy", most=4)
+    (('Ann', 'Ben'), ('Ann', 'Ben', 'Cy'))
+    >>> parse_players("Ann,Ann")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: --players needs two different names separated by commas, got 'Ann,Ann'
+    """
     names = tuple(name.strip() for name in text.split(","))
-    if len(names) != 2 or not all(names) or names[0] == names[1]:
-        raise argparse.ArgumentTypeError(f'--players needs two different names separated by a comma, got {text!r}')
-    return names  # type: ignore[return-value]
+    if not 2 <= len(names) <= most or not all(names) or len(set(names)) != len(names):
+        count = "two" if most == 2 else f"two to {most}"
+        raise argparse.ArgumentTypeError(f'--players needs {count} different names separated by commas, got {text!r}')
+    return names
 
 
 def parse_corners(text: str) -> tuple[tuple[float, float], ...]:
@@ -69,7 +83,7 @@ def parse_corners(text: str) -> tuple[tuple[float, float], ...]:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        players = parse_players(args.players)
+        players = parse_players(args.players, 4 if args.game == "tiles" else 2)
         frame_w, frame_h = parse_size(args.frame_size, "--frame-size")
         table_cm = parse_size(args.table_cm, "--table-cm")
         corners = parse_corners(args.corners) if args.corners else None
@@ -83,9 +97,14 @@ def run(args: argparse.Namespace) -> int:
         print(f"rummyref run: --threads must be at least 1, got {args.threads}", file=sys.stderr)
         return 2
     if args.dealer is not None and args.dealer not in players:
-        print(f"rummyref run: --dealer {args.dealer!r} is not one of the players {players[0]!r}, {players[1]!r}",
+        print(f"rummyref run: --dealer {args.dealer!r} is not one of the players {', '.join(map(repr, players))}",
               file=sys.stderr)
         return 2
+    if args.deck and args.game == "tiles":
+        print("rummyref run: --deck is a learned card deck; tile Rummy is read with the shipped tile reader",
+              file=sys.stderr)
+        return 2
+    first = args.dealer or (players[0] if args.game == "tiles" else players[1])
 
     from hardware.cameras import CameraUrlError, parse_camera_url
     from hardware.gpio import GpioConfig, open_gpio
@@ -106,10 +125,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"rummyref run: {error}", file=sys.stderr)
         return 2
     try:
-        table = open_table(args.data, args.pin, players, args.dealer or players[1], "rummyref run")
+        table = open_table(args.data, args.pin, players, first, "rummyref run", game=args.game)
     except TableError as error:
         print(f"rummyref run: {error}", file=sys.stderr)
         return 1
+    corners_size = None     # corners given here are in the camera's own frames
     if corners is None:
         from webui.camera import stored_corners
 
@@ -117,7 +137,7 @@ def run(args: argparse.Namespace) -> int:
         tapped = stored_corners(table.store)
         corners = tuple(map(tuple, tapped["corners"])) if tapped else None
         corners_size = tuple(tapped["size"]) if tapped else None
-    if deck is None:
+    if deck is None and args.game == "gin":
         print("WARNING: no deck learned (--deck): the shipped recognizer reads some decks' small indices wrongly "
               "and surely (a 5 as a 6); teach it yours first with `rummyref learn-deck` or the dashboard's deck page",
               flush=True)
@@ -126,12 +146,17 @@ def run(args: argparse.Namespace) -> int:
     else:
         print("WARNING: table corners set by hand; without markers a bumped camera cannot be noticed", flush=True)
 
-    pipeline_config = PipelineConfig(camera=args.camera, players=players, first_dealer=args.dealer or players[1],
+    pipeline_config = PipelineConfig(camera=args.camera, players=players, first_dealer=first,
                                      table_cm=table_cm, corners=corners, corners_size=corners_size, threads=args.threads,
                                      frame_size=(int(frame_w), int(frame_h)), deck=deck)
-    print(f"loading the recognizer ({args.threads} thread{'s' if args.threads > 1 else ''})...", flush=True)
+    reading = "tile reader" if args.game == "tiles" else "recognizer"
+    print(f"loading the {reading} ({args.threads} thread{'s' if args.threads > 1 else ''})...", flush=True)
+    if args.game == "tiles":
+        print("tile Rummy: tap whose turn begins on the dashboard's turn clock; each tap ends the turn before it, "
+              "which the referee then judges", flush=True)
     try:
-        pipeline = table.pipeline(pipeline_config, on_camera=lambda status: panel.show_camera_state(status.state))
+        pipeline = table.pipeline(pipeline_config, on_camera=lambda status: panel.show_camera_state(status.state),
+                                  game=args.game)
     except ValueError as error:     # a learned deck fitted to another classifier than the installed one
         print(f"rummyref run: --deck: {error}", file=sys.stderr)
         return 2
@@ -140,7 +165,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"GPIO: {panel.reason}", flush=True)
 
     def announce() -> None:
-        print(f"match {table.match_id}: {players[0]} vs {players[1]}, camera {args.camera}", flush=True)
+        print(f"match {table.match_id}: {' vs '.join(players)}, camera {args.camera}", flush=True)
 
     return table.run(pipeline, args.host, args.port, "run", announce=announce, on_end=lambda: _report_end(pipeline),
                      on_stop=panel.close)

@@ -29,7 +29,7 @@ def test_a_phantom_reading_is_answered_no_card_here_and_the_discard_beside_it_co
                          data={"csrf_token": token, "choice": NOTHING, "pin": PIN})
     assert answer.status_code == 302
 
-    answers, _ = recorder.inbox()
+    answers = recorder.inbox().answers
     assert answers == [(session.hand, question.seq, NOTHING)]
     assert [e.describe() for e in session.confirm(question.seq, NOTHING)] == ["#2 discard Ann 9D (stock 31)"]
     page = html.unescape(client.get(f"/m/{match_id}/hand").get_data(as_text=True))

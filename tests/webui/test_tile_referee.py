@@ -1,0 +1,182 @@
+"""Tile Rummy refereed live: rendered camera frames through the real tile reader and tracker into the
+record, turns ended by taps on the dashboard's turn clock in a real Chromium, the calls shown there."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+
+import numpy as np
+import pytest
+
+from engine.tile_tracker import TileTrackerOptions
+from rummyref.pipeline import Recorder, make_calibrator
+from rummyref.tile_pipeline import TilePipeline, TileReferee, TileRound, TileTableReader
+from tests.webui.support import PIN
+from tests.webui.test_browser import http_post
+from vision.synth.tile_table import TableCamera, TableLook, render_table
+from vision.tiles.reader import TileReader
+from webui.state import replay
+from webui.store import EventStore
+
+CAMERA = TableCamera.overhead(1280, 960)
+CORNERS = [tuple(map(float, p)) for p in CAMERA.to_image([(0, 0), (80, 0), (80, 60), (0, 60)])]
+RUN = [("R10", 30.0, 20.0), ("R11", 33.0, 20.0), ("R12", 36.0, 20.0), ("R13", 39.0, 20.0)]
+MISTAKE = [("B2", 30.0, 40.0), ("G9", 33.0, 40.0), ("R8", 36.0, 40.0)]
+"""Three tiles that make no group: Ben's first laying out is illegal."""
+OPTIONS = TileTrackerOptions(window=2, quorum=2)
+
+
+def photo(table: list) -> np.ndarray:
+    """The table as the camera above it sees it (the same photo each time: a still table)."""
+    look = TableLook.random(np.random.default_rng(2), CAMERA, effects=0.0)
+    return render_table(np.random.default_rng(3), CAMERA, look, table).image
+
+
+@pytest.fixture(scope="module")
+def photos() -> dict[str, np.ndarray]:
+    return {"empty": photo([]), "run": photo(RUN), "both": photo(RUN + MISTAKE)}
+
+
+@pytest.fixture(scope="module")
+def tile_reader() -> TileReader:
+    return TileReader(threads=1)
+
+
+def tap_turn(phone, server: str, match_id: str, player: str) -> None:
+    """A player taps on the turn clock whose turn begins."""
+    phone.goto(f"{server}/m/{match_id}/hand")
+    pin = phone.locator('form.turns input[name="pin"]')
+    if pin.count():
+        pin.fill(PIN)
+    phone.click(f'form.turns button[value="{player}"]')
+    phone.wait_for_url(f"{server}/m/{match_id}/hand")
+
+
+def test_turns_are_judged_when_the_next_player_is_tapped_and_shown_as_the_referees_calls(
+        app, server, phone, photos, tile_reader) -> None:
+    match_id = http_post(server, "/api/matches", {"game": "tiles", "players": ["Ann", "Ben"]})["match_id"]
+    store = EventStore(app.config["DATABASE"], app.config["SNAPSHOT_DIR"])
+    recorder = Recorder(store, match_id)
+    reader = TileTableReader(tile_reader, make_calibrator((80.0, 60.0), CORNERS, (1280, 960)), (80.0, 60.0))
+    referee = TileReferee(reader, TileRound(("Ann", "Ben"), "Ann", options=OPTIONS), recorder)
+    frames = iter(range(1, 100))
+
+    def show(table: str, times: int = 3) -> None:
+        for _ in range(times):
+            referee.frame(next(frames), photos[table])
+
+    show("empty")
+    tap_turn(phone, server, match_id, "Ann")
+    assert referee.inbox(recorder.inbox()) == []        # the first tap begins Ann's turn
+    show("run")
+    assert sorted(s.code for s in referee.last.sightings) == ["R10", "R11", "R12", "R13"]
+    assert replay(store.events(match_id)).plays == []   # nothing is judged before the turn ends
+    tap_turn(phone, server, match_id, "Ben")
+    [turn] = referee.inbox(recorder.inbox())
+    assert (turn.kind, turn.player, turn.played, turn.legal, turn.opening_points) == (
+        "turn", "Ann", ("R10", "R11", "R12", "R13"), True, 46)
+    show("both")
+    tap_turn(phone, server, match_id, "Ann")
+    [mistake] = referee.inbox(recorder.inbox())
+    assert (mistake.player, sorted(mistake.played), mistake.legal) == ("Ben", ["B2", "G9", "R8"], False)
+
+    plays = replay(store.events(match_id)).plays
+    assert [(p["kind"], p["player"], p["flagged"]) for p in plays] == [("turn", "Ann", False), ("turn", "Ben", True)]
+    assert plays[0]["cards"] == ["R10", "R11", "R12", "R13"] and plays[0]["melds"] == [["R10", "R11", "R12", "R13"]]
+    assert all(store.has_snapshot(p["evidence"]) for p in plays)
+
+    phone.goto(f"{server}/m/{match_id}/hand")
+    calls = phone.locator("ol.calls li.call")
+    assert calls.count() == 2
+    newest, first = calls.nth(0).inner_text(), calls.nth(1).inner_text()
+    assert "Ben" in newest and "ILLEGAL" in newest and "flagged" in calls.nth(0).get_attribute("class")
+    assert "Ann" in first and "legal" in first and "46" in first
+    calls.nth(1).locator("details.photo summary").click()
+    assert calls.nth(1).locator("svg.overlay g.read").count() == 4     # the tiles the turn was judged on
+    store.close()
+
+
+def test_a_tap_on_the_player_whose_turn_runs_only_restarts_the_clock(photos, tile_reader, tmp_path) -> None:
+    from webui.events import create_match, record
+
+    store = EventStore(tmp_path / "record.sqlite3")
+    match_id = create_match(store, {"game": "tiles", "players": ["Ann", "Ben", "Cy"]}, "test").match_id
+    recorder = Recorder(store, match_id)
+    reader = TileTableReader(tile_reader, make_calibrator((80.0, 60.0), CORNERS, (1280, 960)), (80.0, 60.0))
+    referee = TileReferee(reader, TileRound(("Ann", "Ben", "Cy"), "Ann", options=OPTIONS), recorder)
+    record(store, match_id, "table", {"turn": "Ben"}, "phone")     # Ben begins this round, not Ann
+    referee.inbox(recorder.inbox())
+    for frame in range(1, 4):
+        referee.frame(frame, photos["run"])
+    record(store, match_id, "table", {"turn": "Ben"}, "phone")     # the clock restarted
+    assert referee.inbox(recorder.inbox()) == []
+    record(store, match_id, "table", {"turn": "Cy"}, "phone")
+    [turn] = referee.inbox(recorder.inbox())
+    assert (turn.player, turn.legal) == ("Ben", True)
+    store.close()
+
+
+def test_the_pipeline_reads_a_camera_and_judges_the_turn_the_dashboard_ends(
+        photos, tile_reader, tmp_path) -> None:
+    """``rummyref run --game tiles``'s pipeline on a folder camera: frames paced, threads, the record."""
+    import cv2
+
+    from rummyref.pipeline import PipelineConfig
+    from webui.events import create_match, record
+
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    for number, table in enumerate(["empty"] * 3 + ["run"] * 4, start=1):
+        cv2.imwrite(str(folder / f"f{number:03d}.png"), photos[table])
+    store = EventStore(tmp_path / "record.sqlite3")
+    match_id = create_match(store, {"game": "tiles", "players": ["Ann", "Ben"], "first_dealer": "Ann"}, "test").match_id
+
+    def tap(frame_id: int) -> None:     # Ann's turn is tapped on the empty table, Ben's once she has laid out
+        if frame_id in (1, 7):
+            other = EventStore(tmp_path / "record.sqlite3")
+            record(other, match_id, "table", {"turn": "Ann" if frame_id == 1 else "Ben"}, "phone")
+            other.close()
+
+    config = PipelineConfig(camera=f"dir:{folder}?fps=2", players=("Ann", "Ben"), first_dealer="Ann",
+                            corners=tuple(CORNERS), corners_size=(1280, 960))
+    pipeline = TilePipeline(config, lambda: EventStore(tmp_path / "record.sqlite3"), match_id, reader=tile_reader,
+                            tracker=OPTIONS, on_frame=tap).start()
+    assert pipeline.wait(timeout=60), "the pipeline did not finish a 7-frame folder"
+    pipeline.stop()
+    assert not pipeline.stats.errors and pipeline.stats.frames == 7
+    [play] = replay(store.events(match_id)).plays
+    assert (play["kind"], play["player"], play["cards"], play["flagged"]) == ("turn", "Ann", ["R10", "R11", "R12", "R13"], False)
+    store.close()
+
+
+def test_run_referees_tile_rummy_for_three_players(photos, tmp_path) -> None:
+    import cv2
+
+    from tests.test_pipeline import run_until_sigterm
+
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    cv2.imwrite(str(folder / "f001.png"), photos["run"])
+    data = tmp_path / "data"
+    output = run_until_sigterm(["--game", "tiles", "--camera", f"dir:{folder}?fps=2", "--players", "Ann,Ben,Cy",
+                                "--dealer", "Cy", "--corners", json.dumps(CORNERS)], data, "Cy")
+    assert "loading the tile reader" in output and "tap whose turn begins" in output and "no deck learned" not in output
+    store = EventStore(data / "record.sqlite3")
+    (match_id,) = store.match_ids()
+    state = replay(store.events(match_id))
+    assert (state.game, state.players, state.first_dealer) == ("tiles", ["Ann", "Ben", "Cy"], "Cy")
+    assert state.camera is not None
+    store.close()
+
+
+@pytest.mark.parametrize("arguments, complaint", [
+    (["--players", "Ann,Ben,Cy"], "needs two different names"),
+    (["--game", "tiles", "--players", "Ann,Ben,Cy,Dan,Eve"], "needs two to 4 different names"),
+    (["--game", "tiles", "--players", "Ann,Ben", "--deck", "mine"], "--deck is a learned card deck"),
+])
+def test_run_refuses_players_and_options_the_game_does_not_take(arguments, complaint, tmp_path, capsys) -> None:
+    from rummyref.cli import main
+
+    assert main(["run", "--camera", "dir:frames", "--data", str(tmp_path), *arguments]) == 2
+    assert complaint in capsys.readouterr().err
