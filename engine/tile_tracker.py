@@ -449,6 +449,18 @@ class TileTracker:
         asked too."""
         return math.dist(a, b) <= self.options.confirm_radius_cm
 
+    def _recurring_doubts(self) -> list[TileDoubt]:
+        """The reader's doubts of the window's frames that a quorum of them share (at one tile's place,
+        or about the whole table). The table is still, so a tile missed lies there in every frame; a
+        sign that comes and goes is the reading's noise, as a tile read in fewer frames is."""
+        frames = [doubts for _, doubts in self._frames]
+
+        def alike(a: TileDoubt, b: TileDoubt) -> bool:
+            return (a.place is None) == (b.place is None) and (a.place is None or self._one_tile(a.place, b.place))
+
+        return [doubt for doubts in frames for doubt in doubts
+                if sum(any(alike(doubt, other) for other in theirs) for theirs in frames) >= self.options.quorum]
+
     def _one_tile(self, a: tuple[float, float], b: tuple[float, float]) -> bool:
         """Whether two places are too close for a tile at each (they would overlap by more than
         :data:`ONE_TILE` of a tile's size both ways): doubts there are about one tile, and an answer
@@ -471,7 +483,7 @@ class TileTracker:
             return []
         events = []
         asked = list(self._open.values())
-        doubts = [d for _, doubts in self._frames for d in doubts] + self._own_doubts(settled)
+        doubts = self._recurring_doubts() + self._own_doubts(settled)
         # The tracker's own doubts first: they name the tile and its place as it lay, and a doubt of
         # the reader on the same tile (its face is larger than a doubt's mark) is then settled by them.
         for doubt in sorted(doubts, key=lambda d: (d.place is None, d.tile is None)):

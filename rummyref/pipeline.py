@@ -747,6 +747,9 @@ class Pipeline:
     ``on_frame`` with each frame's number after the frame is read; both on the worker thread.
     """
 
+    reads = "cards"
+    """What the referee reads (:class:`webui.camera.TableCamera`): the card recognizer."""
+
     def __init__(self, config: PipelineConfig, open_store: Callable[[], Any], match_id: str, *, recognizer: Any = None,
                  notify: Callable[[], None] | None = None, on_events: Callable[[list[Event]], None] | None = None,
                  on_camera: Callable[[Any], None] | None = None, camera_opener: Callable[..., Any] | None = None,

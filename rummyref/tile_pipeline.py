@@ -33,6 +33,7 @@ import numpy as np
 
 from engine.tile_tracker import TileDoubt, TileEvent, TileSighting, TileTracker, TileTrackerOptions
 from engine.tiles import TileRules
+from engine.zones import default_zones
 from rummyref.pipeline import MAX_TEXT, Inbox, Pipeline, make_calibrator
 from rummyref.tile_questions import ask
 from rummyref.tile_replay import doubts as reading_doubts, sightings as reading_sightings
@@ -266,6 +267,8 @@ class TilePipeline(Pipeline):
     who begins the first round; ``reader`` a :class:`vision.tiles.reader.TileReader` (default: the
     shipped one, Ravensburger tiles)."""
 
+    reads = "tiles"
+
     def __init__(self, config: Any, open_store: Any, match_id: str, *, reader: Any = None,
                  tracker: TileTrackerOptions = TileTrackerOptions(), **options: Any) -> None:
         self._tile_reader, self._tile_options = reader, tracker
@@ -278,7 +281,7 @@ class TilePipeline(Pipeline):
             from vision.tiles.reader import TileReader
 
             reader = TileReader(config.model_dir, threads=config.threads)
-        self.zones = None
+        self.zones = default_zones("tiles", len(config.players), *config.table_cm)    # drawn on the camera page
         self.reader = TileTableReader(reader, make_calibrator(config.table_cm, config.corners, config.corners_size),
                                       config.table_cm)
         self.session = TileRound(config.players, config.first_dealer or config.players[0], options=self._tile_options)

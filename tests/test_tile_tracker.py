@@ -407,3 +407,16 @@ def test_tiles_the_reader_misses_are_named_at_their_places_and_never_committed_w
                 counts["asked"] += event.needs_confirmation
     assert outcomes[False]["asked"] > 120            # without answers most turns stay questions
     assert outcomes[True]["named"] >= 20 and outcomes[True]["asked"] <= 20, outcomes[True]
+
+
+def test_a_doubt_only_some_still_frames_show_is_noise_one_most_show_is_asked():
+    """Seed 1 photographed: a doubt flickering through one frame of a still table (glare, grain) was asked
+    each time; a tile missed lies there in every frame, and its doubt comes back."""
+    t = TileTracker(("Ann", "Ben"), options=TileTrackerOptions(window=3, quorum=2))
+    flicker = [[TileDoubt("a patch", 40.0, 40.0)], [], [TileDoubt("a patch", 60.0, 10.0)]]
+    assert [q for frame, doubts in enumerate(flicker, 1) for q in t.update(frame, sightings(RUN), True, doubts)] == []
+    [turn] = t.end_turn(4)
+    assert turn.legal and turn.played == tuple(RUN)
+    recurring = [[TileDoubt("a patch", 40.0, 40.0)], [], [TileDoubt("a patch", 40.5, 39.8)]]
+    questions = [q for frame, doubts in enumerate(recurring, 5) for q in t.update(frame, sightings(RUN), True, doubts)]
+    assert [q.position for q in questions] == [(40.0, 40.0)]

@@ -39,6 +39,8 @@ class TableCamera(Protocol):
 
     zones: Any
     """The table's zones (``engine.zones.ZoneMap``; its size is the table's, in cm)."""
+    reads: str
+    """What the referee reads: ``cards`` (the recognizer, which a learned deck improves) or ``tiles``."""
 
     def latest_image(self) -> np.ndarray | None:
         """The newest BGR frame, or None before the first one."""

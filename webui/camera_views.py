@@ -47,6 +47,7 @@ def _page(status: int = 200, **context):
     store = get_store()
     camera = _camera()
     context.update(has_camera=camera is not None, deck=camera.deck_name if camera is not None else None,
+                   reads=camera.reads if camera is not None else None,
                    corners=table_camera.stored_corners(store), history=table_camera.corner_history(store))
     return render_template("camera.html", **context), status
 

@@ -69,6 +69,7 @@ class RenderedCamera:
         self.sizes_used: list = []
         self.geometry: dict | None = None
         self.deck_name: str | None = None
+        self.reads = "cards"
 
     def latest_image(self):
         return self.image

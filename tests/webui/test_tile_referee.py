@@ -150,33 +150,26 @@ def test_the_pipeline_reads_a_camera_and_judges_the_turn_the_dashboard_ends(
     store.close()
 
 
-def test_run_referees_tile_rummy_for_three_players(photos, tmp_path) -> None:
+def test_the_camera_page_of_a_tile_referee_speaks_of_tiles(app, photos, tile_reader, tmp_path) -> None:
     import cv2
 
-    from tests.test_pipeline import run_until_sigterm
+    from rummyref.pipeline import PipelineConfig
 
-    folder = tmp_path / "frames"
-    folder.mkdir()
-    cv2.imwrite(str(folder / "f001.png"), photos["run"])
-    data = tmp_path / "data"
-    output = run_until_sigterm(["--game", "tiles", "--camera", f"dir:{folder}?fps=2", "--players", "Ann,Ben,Cy",
-                                "--dealer", "Cy", "--corners", json.dumps(CORNERS)], data, "Cy")
-    assert "loading the tile reader" in output and "tap whose turn begins" in output and "no deck learned" not in output
-    store = EventStore(data / "record.sqlite3")
-    (match_id,) = store.match_ids()
-    state = replay(store.events(match_id))
-    assert (state.game, state.players, state.first_dealer) == ("tiles", ["Ann", "Ben", "Cy"], "Cy")
-    assert state.camera is not None
+    cv2.imwrite(str(tmp_path / "f001.png"), photos["run"])
+    config = PipelineConfig(camera=f"dir:{tmp_path}", players=("Ann", "Ben", "Cy"), corners=tuple(CORNERS),
+                            corners_size=(1280, 960))
+    from webui.events import create_match
+
+    store = EventStore(tmp_path / "record.sqlite3")
+    match_id = create_match(store, {"game": "tiles", "players": ["Ann", "Ben", "Cy"]}, "test").match_id
     store.close()
-
-
-@pytest.mark.parametrize("arguments, complaint", [
-    (["--players", "Ann,Ben,Cy"], "needs two different names"),
-    (["--game", "tiles", "--players", "Ann,Ben,Cy,Dan,Eve"], "needs two to 4 different names"),
-    (["--game", "tiles", "--players", "Ann,Ben", "--deck", "mine"], "--deck is a learned card deck"),
-])
-def test_run_refuses_players_and_options_the_game_does_not_take(arguments, complaint, tmp_path, capsys) -> None:
-    from rummyref.cli import main
-
-    assert main(["run", "--camera", "dir:frames", "--data", str(tmp_path), *arguments]) == 2
-    assert complaint in capsys.readouterr().err
+    pipeline = TilePipeline(config, lambda: EventStore(tmp_path / "record.sqlite3"), match_id, reader=tile_reader)
+    app.config["CAMERA"] = pipeline
+    client = app.test_client()
+    page = client.get("/camera").text
+    assert 'data-state="tiles"' in page and "No deck learned" not in page
+    assert client.get("/camera/view.json").status_code == 503        # no frame yet
+    assert pipeline.start().wait(timeout=30)
+    pipeline.stop()
+    view = client.get("/camera/view.json")       # the page's own calibration: from markers or corners tapped on it
+    assert view.status_code == 200 and view.json["state"] == "uncalibrated" and view.json["zones"] == []
