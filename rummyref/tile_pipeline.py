@@ -70,7 +70,10 @@ class TileTableReader:
         from vision.motion import MotionDetector
 
         self.reader, self.calibrator, self.table_cm = reader, calibrator, table_cm
-        self.motion = motion or MotionDetector()
+        # Only motion says the table moved: tile faces in warm light are skin-coloured, and a row of them
+        # looked like a resting hand, so no frame was still. The tile reader tells a hand over the table
+        # itself, leaving out the tiles it read (its doubt "a hand covers part of the table").
+        self.motion = motion or MotionDetector(max_skin=1.0)
         self.geometry = None
         """The newest :class:`vision.calibration.CalibrationReport` (None before the first frame)."""
 
