@@ -644,6 +644,14 @@ class Recorder:
                                          "melds": [list(m) for m in event.melds], "flagged": event.flagged,
                                          "detail": detail, "evidence": evidence}))
 
+    def turn(self, player: str) -> bool:
+        """Write that ``player``'s turn begins (the turn clock restarts on every phone; tile Rummy's turn
+        button); returns whether the record took it."""
+        written = bool(self._write("table", {"turn": player}))
+        if written:
+            self.notify()
+        return written
+
     def play(self, payload: dict[str, Any]) -> bool:
         """Write one ruling of the camera as a ``play`` (tile Rummy's turns: :mod:`rummyref.tile_pipeline`)
         and tell the dashboard; returns whether the record took it."""

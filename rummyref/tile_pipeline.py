@@ -8,8 +8,9 @@ Gin (:class:`rummyref.pipeline.Pipeline`); what differs is what a frame says and
   (:class:`engine.tile_tracker.TileTracker`), tiles and doubts off the playing area left out (the
   markers' white squares, the racks);
 - a turn ends when the players tap whose turn begins on the dashboard's turn clock (002's two-minute
-  timer, the same tap that restarts the clock): the tracker then compares the table with the one
-  before and the engine judges the turn; a tap on the player whose turn runs restarts the clock only;
+  timer, the same tap that restarts the clock), or press the turn button (GPIO, the knock button)
+  like a chess clock: the tracker then compares the table with the one before and the engine judges
+  the turn; a tap on the player whose turn runs restarts the clock only;
 - the tracker's questions (a tile read unsurely, a place where a tile may be missed) go to the
   dashboard with the photo, the place marked (:mod:`rummyref.tile_questions`), and the answers back;
 - a round ends when the players record it on the dashboard (the racks are out of the camera's
@@ -236,6 +237,15 @@ class TileReferee:
             self.game.round_recorded()
         return events
 
+    def next_turn(self) -> list[TileEvent]:
+        """The turn button: the next player's turn begins (the first press begins the round's first
+        turn), written to the record so the dashboard's clock restarts, and the turn before is judged."""
+        game = self.game
+        player = game.tracker.players[0] if game.current is None else \
+            game.tracker.players[(game.tracker.turn + 1) % len(game.players)]
+        self.recorder.turn(player)
+        return self._record(game.turn_begins(player, self.frame_id))
+
     def _record(self, events: list[TileEvent]) -> list[TileEvent]:
         if not events:
             return events
@@ -305,9 +315,14 @@ class TilePipeline(Pipeline):
         self._done(self._referee().inbox(inbox))
 
     def _take_buttons(self) -> None:
+        """The knock button is the turn button, pressed like a chess clock: the turn running ends and the
+        next player's begins, on the dashboard's clock too. The undo button does nothing in tile Rummy."""
         while not self._commands.empty():
             button = self._commands.get_nowait()
-            log.info("the %s button does nothing in tile Rummy: tap whose turn begins on the dashboard", button)
+            if button == "knock":
+                self._done(self._referee().next_turn())
+            else:
+                log.info("the %s button does nothing in tile Rummy", button)
 
     def _process(self, frame_id: int, image: np.ndarray) -> None:
         self.stats.frames += 1

@@ -190,3 +190,37 @@ def test_tile_faces_as_skin_coloured_as_a_hand_do_not_keep_the_table_from_being_
     first, second = reader.read(1, image), reader.read(2, image)
     assert not first.still and second.still
     assert sorted(s.code for s in second.sightings) == sorted(code for code, _, _ in table)
+
+
+def test_the_turn_button_ends_the_turn_like_a_chess_clock_and_restarts_the_dashboards(photos, tile_reader, tmp_path) -> None:
+    from webui.events import create_match
+
+    store = EventStore(tmp_path / "record.sqlite3")
+    match_id = create_match(store, {"game": "tiles", "players": ["Ann", "Ben"]}, "test").match_id
+    recorder = Recorder(store, match_id)
+    reader = TileTableReader(tile_reader, make_calibrator((80.0, 60.0), CORNERS, (1280, 960)), (80.0, 60.0))
+    referee = TileReferee(reader, TileRound(("Ann", "Ben"), "Ann", options=OPTIONS), recorder)
+    assert referee.next_turn() == [] and replay(store.events(match_id)).turn == "Ann"
+    for frame in range(1, 4):
+        referee.frame(frame, photos["run"])
+    [turn] = referee.next_turn()
+    assert (turn.player, turn.legal, turn.opening_points) == ("Ann", True, 46)
+    assert replay(store.events(match_id)).turn == "Ben"
+    assert referee.inbox(recorder.inbox()) == []        # the button's own turn events are not taken as taps
+    store.close()
+
+
+def test_after_a_round_is_recorded_the_next_player_begins_once_the_table_is_cleared() -> None:
+    from engine.tile_tracker import TileSighting
+
+    game = TileRound(("Ann", "Ben", "Cy"), "Ann", options=TileTrackerOptions(window=1, quorum=1))
+    last_round = [TileSighting(code, 0.95, 10 + 3 * i, 20) for i, code in enumerate(["R10", "R11", "R12", "R13"])]
+    game.round_recorded()
+    assert (game.hand, game.tracker.players[0], game.current) == (2, "Ben", None)
+    assert game.update(1, last_round, still=True) == [] and game.clearing      # the last round still lies there
+    assert game.update(2, [], still=True) == [] and not game.clearing
+    game.turn_begins("Ben", 3)
+    game.update(4, [], still=False)                     # Ben's hands lay out his tiles
+    game.update(5, last_round, still=True)
+    [turn] = game.turn_begins("Cy", 6)
+    assert (turn.player, turn.played, turn.legal) == ("Ben", ("R10", "R11", "R12", "R13"), True)
