@@ -1,9 +1,10 @@
 """Tile Rummy refereed through the live path of ``rummyref run --game tiles``, on filmed simulated games.
 
 Each simulated game (:func:`engine.simulate_tiles.simulate_tiles`) is filmed as a camera above the
-table would film it: a still table gives the same picture frame after frame (one photo per still
-period, :func:`vision.synth.tile_table.render_table`: held-out font, table texture, room light,
-camera effects), and while the players' hands move an arm reaches in over it. Every frame goes
+table would film it: a still table gives the same picture frame after frame but for the camera's
+sensor noise (one photo per still period, :func:`vision.synth.tile_table.render_table`: held-out
+font, table texture, room light, camera effects; ``--sensor-noise`` grey levels of noise drawn
+afresh for each frame), and while the players' hands move an arm reaches in over it. Every frame goes
 through :class:`rummyref.tile_pipeline.TileReferee` as the pipeline feeds it: the table's corners,
 motion detection, the tile reader, the tracker and a real match record. At each turn's end the next
 player's turn is tapped in the record (the dashboard's turn clock); the questions the referee
@@ -54,8 +55,15 @@ def with_arm(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return moved
 
 
+def with_noise(image: np.ndarray, sigma: float, rng: np.random.Generator) -> np.ndarray:
+    """One frame of a still scene: the photo with a camera's sensor noise (``sigma`` grey levels)."""
+    if sigma <= 0:
+        return image
+    return np.clip(image + rng.normal(0.0, sigma, image.shape), 0, 255).astype(np.uint8)
+
+
 def referee_game(seed: int, reader: TileReader, size: tuple[int, int], players: int, turns: int,
-                 options: TileTrackerOptions, data: Path, verbose: bool = False) -> dict:
+                 options: TileTrackerOptions, data: Path, sensor_noise: float = 0.0, verbose: bool = False) -> dict:
     game = simulate_tiles(seed, players=players, turns=turns)
     camera = TableCamera.overhead(*size)
     corners = [tuple(map(float, p)) for p in camera.to_image([(0, 0), (80, 0), (80, 60), (0, 60)])]
@@ -81,6 +89,9 @@ def referee_game(seed: int, reader: TileReader, size: tuple[int, int], players: 
                     choice = frame.answer(event, options.tile_cm) or NOT_AS_READ
                     if choice not in pending[name].choices and not pending[name].picker:
                         choice = NOT_AS_READ
+                    if verbose and choice == NOT_AS_READ:
+                        print(f"  question #{event.seq} ({event.detail}) has no true answer among "
+                              f"{pending[name].choices}", flush=True)
                     record(store, match_id, "reading_confirmed", {"reading": name, "choice": choice}, "player")
             events = [e for e in referee.inbox(recorder.inbox()) if e.kind in ("reading", "doubt")]
 
@@ -88,7 +99,7 @@ def referee_game(seed: int, reader: TileReader, size: tuple[int, int], players: 
         if frame.still and (photo is None or not previous_still):
             period += 1
             photo = render_table(np.random.default_rng([seed, 1, period]), camera, look, frame.table).image
-        image = photo if frame.still else with_arm(photo if photo is not None else
+        image = with_noise(photo, sensor_noise, rng) if frame.still else with_arm(photo if photo is not None else
                                                    render_table(np.random.default_rng([seed, 1, 0]), camera, look,
                                                                 frame.table).image, rng)
         previous_still = frame.still
@@ -121,6 +132,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--size", default="1280x960", help="frame size (default 1280x960)")
     parser.add_argument("--window", type=int, default=TileTrackerOptions().window,
                         help="still frames the tracker settles on (default: rummyref run's)")
+    parser.add_argument("--sensor-noise", type=float, default=3.0,
+                        help="grey levels of sensor noise in each frame of a still table (default 3; 0: the same "
+                        "picture frame after frame)")
     parser.add_argument("--verbose", action="store_true", help="print each turn not agreeing with the truth")
     parser.add_argument("--quorum", type=int, default=TileTrackerOptions().quorum, help="of which agree (default: run's)")
     args = parser.parse_args(argv)
@@ -130,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
     total: Counter = Counter()
     with tempfile.TemporaryDirectory() as data:
         for seed in (int(s) for s in args.seeds.split(",")):
-            result = referee_game(seed, reader, size, args.players, args.turns, options, Path(data), args.verbose)
+            result = referee_game(seed, reader, size, args.players, args.turns, options, Path(data), args.sensor_noise, args.verbose)
             print(result, flush=True)
             total.update({k: v for k, v in result.items() if k != "seed"})
     print(f"all: {total['turns']} turns, agree {total['agree']}, wrong {total['wrong']}, unjudged {total['unjudged']}, "

@@ -242,6 +242,17 @@ def parse_cards(codes: str | Iterable[str], decks: int = 1, jokers: int | None =
     return cards
 
 
+def tile_set_of(code: str) -> TilePalette:
+    """The tile set whose colours a tile code names (Ravensburger's where both sets have the colour,
+    and for the joker): to parse a code whose set is not known.
+
+    >>> tile_set_of("O5").name, tile_set_of("b5").name, tile_set_of("JK").name
+    ('rummikub', 'ravensburger', 'ravensburger')
+    """
+    colour = code.strip()[:1].upper() if isinstance(code, str) else ""
+    return next((p for p in PALETTES.values() if colour in p.colours), RAVENSBURGER)
+
+
 def parse_tiles(codes: str | Iterable[str], palette: TilePalette = RAVENSBURGER, jokers: int = 4) -> list[Tile | Joker]:
     """Parse several tile codes; each tile exists twice, jokers ``jokers`` times."""
     tokens = _tokens(codes)

@@ -62,7 +62,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Literal, Sequence
 
-from engine.cards import CardError, parse_tile
+from engine.cards import CardError, parse_tile, tile_set_of
 from engine.tiles import TileRules, check_turn, fitting_tiles
 
 TileEventKind = Literal["turn", "draw", "reading", "doubt"]
@@ -101,7 +101,7 @@ class TileSighting:
 
     def __post_init__(self) -> None:
         try:
-            object.__setattr__(self, "code", str(parse_tile(self.code)))
+            object.__setattr__(self, "code", str(parse_tile(self.code, tile_set_of(self.code))))
         except CardError as error:
             raise TileTrackerError(f"tile sighting {self.code!r}: {error}") from None
 
@@ -290,7 +290,7 @@ class TileTracker:
             self._open.pop(seq, None)
         elif seq in self._pending:
             tile = self._pending.pop(seq)
-            self._overrides.append((tile.x, tile.y, tile.code, None if code == NO_TILE else str(parse_tile(code))))
+            self._overrides.append((tile.x, tile.y, tile.code, None if code == NO_TILE else str(parse_tile(code, self.rules.palette))))
         else:
             raise TileTrackerError(f"event #{seq} is not waiting for a confirmation")
         self._correct_window()
@@ -360,7 +360,7 @@ class TileTracker:
             # tiles of one row read apart; from positions alone the two look alike, so it is asked.
             return [self._unread_turn(frame_id, player, why="the table holds the same tiles in other groups: "
                                                             "rearranged without laying out, or a row read apart")]
-        parse = lambda codes: [parse_tile(c) for c in codes]  # noqa: E731 - one-line conversion
+        parse = lambda codes: [parse_tile(c, self.rules.palette) for c in codes]  # noqa: E731 - one-line conversion
         checks = {opened: check_turn([parse(g) for g in before], [parse(g) for g in after], parse(played.elements()),
                                      opened, self.rules)
                   for opened in ((True, False) if self.opened[player] is None else (self.opened[player],))}
@@ -561,7 +561,7 @@ class TileTracker:
         rows = self._rows([t for t in tiles if t is not here] + unknown + [probe])
         row = next(r for r in rows if probe in r)
         at = row.index(probe)
-        left, right = ([parse_tile(t.code) for t in part] for part in (row[:at], row[at + 1:]))
+        left, right = ([parse_tile(t.code, self.rules.palette) for t in part] for part in (row[:at], row[at + 1:]))
         fitting = fitting_tiles(left, right, self.rules) if left or right else []
         first = ([here.code] if here else []) + ([named] if named else [])
         return list(dict.fromkeys(first + fitting))[:DOUBT_TILES]
@@ -577,7 +577,7 @@ class TileTracker:
         place = doubt.place
         if place is None:
             raise TileTrackerError(f"a doubt with no place ({doubt.why}) is answered {AS_READ}, got {answer!r}")
-        code = None if answer == NO_TILE else str(parse_tile(answer))
+        code = None if answer == NO_TILE else str(parse_tile(answer, self.rules.palette))
         now = self._now or []
         here = self._tile_at(now, place)
         if here is not None:

@@ -734,6 +734,8 @@ class PipelineConfig:
     model_dir: Path | None = None
     deck: Any = None
     """A learned deck (:class:`vision.decks.DeckProfile`) the recognizer reads with, or None."""
+    tiles: str = "ravensburger"
+    """Tile Rummy (:class:`rummyref.tile_pipeline.TilePipeline`): the tile set (``engine.cards.PALETTES``)."""
     poll_s: float = 0.25
     """How long the worker waits for a frame before it looks at buttons and answers again."""
 

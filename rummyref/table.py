@@ -107,8 +107,10 @@ class Table:
         return 0
 
 
-def open_table(data: Path, pin: str | None, players: tuple[str, ...], dealer: str, actor: str, game: str = "gin") -> Table:
-    """The dashboard on the record in ``data`` with a new match of ``game`` for ``players`` started by ``actor``."""
+def open_table(data: Path, pin: str | None, players: tuple[str, ...], dealer: str, actor: str, game: str = "gin",
+               options: dict | None = None) -> Table:
+    """The dashboard on the record in ``data`` with a new match of ``game`` (with ``options``) for ``players``
+    started by ``actor``."""
     from webui import create_app
     from webui.events import InvalidInput, create_match
     from webui.store import EventStore, StoreError
@@ -119,7 +121,8 @@ def open_table(data: Path, pin: str | None, players: tuple[str, ...], dealer: st
     try:
         app = create_app(config)
         store = EventStore(app.config["DATABASE"], app.config["SNAPSHOT_DIR"])
-        match = create_match(store, {"game": game, "players": list(players), "first_dealer": dealer}, actor)
+        match = create_match(store, {"game": game, "players": list(players), "first_dealer": dealer,
+                                     "options": options or {}}, actor)
     except (StoreError, InvalidInput) as error:
         raise TableError(f"cannot start the match record: {error}") from error
     return Table(app, store, match.match_id, data)

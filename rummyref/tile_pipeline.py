@@ -33,6 +33,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from engine.tile_tracker import TileDoubt, TileEvent, TileSighting, TileTracker, TileTrackerOptions
+from engine.cards import PALETTES
 from engine.tiles import TileRules
 from engine.zones import default_zones
 from rummyref.pipeline import MAX_TEXT, Inbox, Pipeline, make_calibrator
@@ -277,8 +278,8 @@ class TilePipeline(Pipeline):
     """:class:`~rummyref.pipeline.Pipeline` for tile Rummy: the tile reader and :class:`TileReferee`.
 
     ``config.players`` are 2-4 players in seat order (clockwise), ``config.first_dealer`` the one
-    who begins the first round; ``reader`` a :class:`vision.tiles.reader.TileReader` (default: the
-    shipped one, Ravensburger tiles)."""
+    who begins the first round, ``config.tiles`` the tile set; ``reader`` a
+    :class:`vision.tiles.reader.TileReader` (default: the shipped one)."""
 
     reads = "tiles"
 
@@ -290,14 +291,16 @@ class TilePipeline(Pipeline):
     def _build(self, recognizer: Any) -> None:
         config = self.config
         reader = self._tile_reader
+        rules = TileRules(palette=PALETTES[config.tiles])
         if reader is None:
             from vision.tiles.reader import TileReader
 
             reader = TileReader(config.model_dir, threads=config.threads)
+        reader = reader.with_palette(rules.palette, reader.profile)      # only the set's own colours compete
         self.zones = default_zones("tiles", len(config.players), *config.table_cm)    # drawn on the camera page
         self.reader = TileTableReader(reader, make_calibrator(config.table_cm, config.corners, config.corners_size),
                                       config.table_cm)
-        self.session = TileRound(config.players, config.first_dealer or config.players[0], options=self._tile_options)
+        self.session = TileRound(config.players, config.first_dealer or config.players[0], rules, self._tile_options)
         self.referee: TileReferee | None = None
 
     @property

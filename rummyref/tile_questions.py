@@ -50,9 +50,9 @@ def reading_answers(event: TileEvent, palette: TilePalette = RAVENSBURGER) -> li
     return [read, *others, NO_TILE][:MAX_ANSWERS]
 
 
-def answers(event: TileEvent) -> list[str]:
-    """The buttons a question offers on the dashboard."""
-    return reading_answers(event) if event.kind == "reading" else list(event.candidates)[:MAX_ANSWERS]
+def answers(event: TileEvent, palette: TilePalette = RAVENSBURGER) -> list[str]:
+    """The buttons a question offers on the dashboard (tiles of ``palette``)."""
+    return reading_answers(event, palette) if event.kind == "reading" else list(event.candidates)[:MAX_ANSWERS]
 
 
 def mark(place: tuple[float, float], to_image: Any, size_cm: tuple[float, float]) -> list[list[float]]:
@@ -78,7 +78,8 @@ def ask(recorder: Any, turn: int, events: Sequence[TileEvent], image: np.ndarray
     places = [{"name": f"#{e.seq}", "points": mark(e.position, to_image, tracker.options.tile_cm)}
               for e in questions if e.position is not None]
     evidence = recorder.snapshot(image, read, doubts=places)
-    proposed = sum(recorder.propose(turn, e.seq, question_prompt(e), answers(e), evidence, "tiles" if e.any_tile else None)
+    proposed = sum(recorder.propose(turn, e.seq, question_prompt(e), answers(e, tracker.rules.palette), evidence,
+                                    "tiles" if e.any_tile else None)
                    for e in questions)
     recorder.notify()
     return proposed

@@ -10,7 +10,8 @@
 
 from __future__ import annotations
 
-from engine.cards import ALL_CARDS, RAVENSBURGER, SUITS, Card, CardError, Joker, TilePalette, parse_card, parse_tile
+from engine.cards import (ALL_CARDS, RAVENSBURGER, SUITS, Card, CardError, Joker, TilePalette, parse_card, parse_tile,
+                          tile_set_of)
 from engine.tile_tracker import AS_READ, NO_TILE, NOT_AS_READ
 from engine.tracker import BACK, NOTHING
 
@@ -18,7 +19,7 @@ SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
 
 def card_face(code: str) -> dict:
-    """The face of a card code, a joker (``JK``) or a tile code (``R7``, Ravensburger colours)."""
+    """The face of a card code, a joker (``JK``) or a tile code (``R7``, ``K5``: either set's colours)."""
     try:
         piece = parse_card(code)
     except CardError:
@@ -30,8 +31,13 @@ def card_face(code: str) -> dict:
             "tone": "red" if red else "black"}
 
 
-def tile_face(code: str, palette: TilePalette = RAVENSBURGER) -> dict:
-    tile = parse_tile(code, palette)
+def tile_face(code: str, palette: TilePalette | None = None) -> dict:
+    """A tile's face in ``palette``'s colours (None: the set whose colours the code names).
+
+    >>> tile_face("K5")["tone"], tile_face("r7", RAVENSBURGER)["code"]
+    ('tile tile-k', 'R7')
+    """
+    tile = parse_tile(code, palette or tile_set_of(code))
     if isinstance(tile, Joker):
         return card_face(str(tile))
     return {"code": str(tile), "rank": str(tile.number), "symbol": "", "red": tile.colour == "R",
@@ -65,13 +71,13 @@ def is_card(text: str) -> bool:
 
 
 def is_tile(text: str) -> bool:
-    """Whether an answer is a tile code or the joker (then it is drawn as a tile).
+    """Whether an answer is a tile code of either set or the joker (then it is drawn as a tile).
 
-    >>> is_tile("R7"), is_tile("JK"), is_tile("NO_TILE")
-    (True, True, False)
+    >>> is_tile("R7"), is_tile("K13"), is_tile("JK"), is_tile("NO_TILE")
+    (True, True, True, False)
     """
     try:
-        parse_tile(text)
+        parse_tile(text, tile_set_of(text))
     except CardError:
         return False
     return True

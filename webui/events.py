@@ -16,7 +16,7 @@ import secrets
 import threading
 from typing import Any, Mapping
 
-from engine.cards import CardError, parse_card, parse_cards, parse_tile
+from engine.cards import RAVENSBURGER, CardError, TilePalette, parse_card, parse_cards, parse_tile
 from webui import engine_adapter
 from webui.engine_adapter.base import seat_words
 from webui.engine_adapter import tournament as tournament_adapter
@@ -84,8 +84,8 @@ def check_card_codes(value: Any, field: str) -> list[str]:
         raise InvalidInput(field, str(exc)) from None
 
 
-def check_tile_codes(value: Any, field: str) -> list[str]:
-    """Tile codes of the set (``R7``, ``JK``), as a list or a space-separated string.
+def check_tile_codes(value: Any, field: str, palette: TilePalette = RAVENSBURGER) -> list[str]:
+    """Tile codes of the set ``palette`` (``R7``, ``JK``), as a list or a space-separated string.
 
     >>> check_tile_codes("r7 JK", "cards")
     ['R7', 'JK']
@@ -97,7 +97,7 @@ def check_tile_codes(value: Any, field: str) -> list[str]:
     _require(isinstance(value, (list, str)), field, "must be a list of tile codes or a space-separated string")
     tokens = value.split() if isinstance(value, str) else value
     try:
-        return [str(parse_tile(token)) for token in tokens]
+        return [str(parse_tile(token, palette)) for token in tokens]
     except CardError as exc:
         raise InvalidInput(field, str(exc)) from None
 
@@ -226,7 +226,7 @@ def check_event(store: EventStore, state: MatchState, kind: str, payload: Any, s
         choice = p.get("choice")
         if reading.picker == "tiles" and choice not in reading.choices:
             try:
-                choice = str(parse_tile(str(choice)))
+                choice = str(parse_tile(str(choice), tile_set(state)))
             except CardError:
                 raise InvalidInput("choice", f"must be one of {', '.join(reading.choices)} or a tile of the set "
                                              f"(like R7 or JK), got {choice!r}") from None
@@ -238,7 +238,11 @@ def check_event(store: EventStore, state: MatchState, kind: str, payload: Any, s
         return {"state": p["state"], "camera": check_text(p.get("camera"), "camera"),
                 "reason": check_text(p.get("reason", ""), "reason", required=False)}
     if kind == "play":
-        kinds, codes = (TILE_PLAY_KINDS, check_tile_codes) if state.game == "tiles" else (PLAY_KINDS, check_card_codes)
+        if state.game == "tiles":
+            palette = tile_set(state)
+            kinds, codes = TILE_PLAY_KINDS, lambda value, field: check_tile_codes(value, field, palette)
+        else:
+            kinds, codes = PLAY_KINDS, check_card_codes
         _require(p.get("kind") in kinds, "kind", f"must be one of {', '.join(kinds)}")
         player = p.get("player")
         melds = p.get("melds", [])
@@ -280,6 +284,11 @@ def check_event(store: EventStore, state: MatchState, kind: str, payload: Any, s
             _require(not hand.counted, "hand", f"hand {hand.number} is counted; only an undone hand can be restored")
         return clean
     raise InvalidInput("kind", f"unknown event kind {kind!r}")
+
+
+def tile_set(state: MatchState) -> TilePalette:
+    """The tile set a tile Rummy match is played with (its rules' palette)."""
+    return engine_adapter.form("tiles").rules(setup_of(state)).palette
 
 
 def setup_of(state: MatchState) -> engine_adapter.Setup:

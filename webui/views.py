@@ -139,6 +139,8 @@ def _setup_payload() -> dict[str, Any]:
     else:
         options.update({name: value for name in ("rounds", "jokers", "turn_seconds")
                         if (value := _form_int(name, 1, 600)) is not None})
+        if form.get("set"):
+            options["set"] = form["set"]
     return payload
 
 
@@ -166,7 +168,8 @@ def scoreboard(match_id: str):
 
 @bp.get("/m/<match_id>/hand")
 def hand_in_progress(match_id: str):
-    return _page("hand.html", load_match(match_id), part="hand", **_timer(load_match(match_id)))
+    state = load_match(match_id)
+    return _page("hand.html", state, part="hand", **_timer(state))
 
 
 def _epoch_ms(iso: str) -> int:
@@ -174,13 +177,14 @@ def _epoch_ms(iso: str) -> int:
 
 
 def _timer(state: MatchState) -> dict[str, Any]:
-    """Tile Rummy's turn timer, as server times: every phone counts down from the same event."""
+    """Tile Rummy's turn timer, as server times: every phone counts down from the same event; and its
+    tile set (the tile picker's colours)."""
     game = engine_adapter.form(state.game)
     if not game.timed:
         return {}
     timer = dict(game.timer(events.setup_of(state)))
     timer.update(now=int(time.time() * 1000), started=_epoch_ms(state.turn_since) if state.turn_since else None)
-    return {"timer": timer}
+    return {"timer": timer, "tile_set": events.tile_set(state)}
 
 
 @bp.get("/m/<match_id>/part/<name>")

@@ -19,8 +19,11 @@ def register(subparsers) -> None:
     parser.add_argument("--camera", required=True,
                         help="camera: picamera2:0, usb:0, http://phone:8080/video, rtsp://..., file:game.mp4, dir:frames/")
     parser.add_argument("--game", default="gin", choices=["gin", "tiles"],
-                        help="the game on the table: Gin Rummy, or tile Rummy with Ravensburger tiles (002; a turn ends "
+                        help="the game on the table: Gin Rummy, or tile Rummy (002; a turn ends "
                         "when the players tap on the dashboard's turn clock whose turn begins)")
+    parser.add_argument("--tiles", default="ravensburger", choices=["ravensburger", "rummikub"],
+                        help="tile Rummy: the tile set (Ravensburger: yellow, green, blue, red; Rummikub style: black, "
+                        "blue, orange, red)")
     parser.add_argument("--players", required=True, help='the players, comma-separated: "Ann,Ben" (Gin: two; tile '
                         'Rummy: 2-4, in seat order clockwise)')
     parser.add_argument("--dealer", help="Gin: who deals the first hand (default: the second player); tile Rummy: who "
@@ -125,7 +128,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"rummyref run: {error}", file=sys.stderr)
         return 2
     try:
-        table = open_table(args.data, args.pin, players, first, "rummyref run", game=args.game)
+        options = {"set": args.tiles} if args.game == "tiles" else {}
+        table = open_table(args.data, args.pin, players, first, "rummyref run", game=args.game, options=options)
     except TableError as error:
         print(f"rummyref run: {error}", file=sys.stderr)
         return 1
@@ -148,7 +152,7 @@ def run(args: argparse.Namespace) -> int:
 
     pipeline_config = PipelineConfig(camera=args.camera, players=players, first_dealer=first,
                                      table_cm=table_cm, corners=corners, corners_size=corners_size, threads=args.threads,
-                                     frame_size=(int(frame_w), int(frame_h)), deck=deck)
+                                     frame_size=(int(frame_w), int(frame_h)), deck=deck, tiles=args.tiles)
     reading = "tile reader" if args.game == "tiles" else "recognizer"
     print(f"loading the {reading} ({args.threads} thread{'s' if args.threads > 1 else ''})...", flush=True)
     if args.game == "tiles":

@@ -253,6 +253,21 @@ def test_tile_rounds_score_the_racks(client):
     assert more.status_code == 400 and "no more rounds can be scored" in more.json["message"]
 
 
+def test_a_tile_match_is_played_with_the_set_chosen_at_setup(client):
+    token = unlocked(client)
+    data = {"game": "tiles", "csrf_token": token, "set": "rummikub", "player1": "Ann", "player2": "Ben"}
+    response = client.post("/setup", data=data)
+    assert response.status_code == 302, text(response)
+    match_id = response.headers["Location"].rsplit("/", 1)[1]
+    assert state(client, match_id)["options"]["set"] == "rummikub"
+    result = scored(client, match_id, {"winner": "Ann", "hands": {"Ann": "", "Ben": "K5 O7 JK"}})
+    assert result["payload"]["result"]["points"] == {"Ann": 37, "Ben": -37}
+    wrong = post_hand(client, match_id, {"winner": "Ann", "hands": {"Ann": "", "Ben": "Y5"}})
+    assert wrong.status_code == 400 and "not one of K, B, O, R" in wrong.json["message"]
+    unknown = api_post(client, "/api/matches", {"game": "tiles", "players": ["A", "B"], "options": {"set": "domino"}})
+    assert unknown.status_code == 400 and "tile set must be one of ravensburger, rummikub" in unknown.json["message"]
+
+
 @pytest.mark.parametrize("body, field, message", [
     ({"winner": "Ben", "hands": {"Ann": "", "Ben": TILES_BEN, "Cy": TILES_CY}}, "winner", "Ben still has R5 JK"),
     ({"hands": {"Ann": "", "Ben": TILES_BEN, "Cy": TILES_CY}}, "winner", "say who laid out every tile"),

@@ -224,3 +224,61 @@ def test_after_a_round_is_recorded_the_next_player_begins_once_the_table_is_clea
     game.update(5, last_round, still=True)
     [turn] = game.turn_begins("Cy", 6)
     assert (turn.player, turn.played, turn.legal) == ("Ben", ("R10", "R11", "R12", "R13"), True)
+
+
+def test_a_rummikub_style_set_is_read_judged_and_shown_in_its_own_colours(app, client, tile_reader) -> None:
+    from engine.cards import RUMMIKUB
+    from engine.tiles import TileRules
+    from webui.events import create_match
+
+    run = [("K10", 30.0, 20.0), ("K11", 33.0, 20.0), ("K12", 36.0, 20.0), ("K13", 39.0, 20.0)]
+    look = TableLook.random(np.random.default_rng(4), CAMERA, palette="rummikub", effects=0.0)
+    image = render_table(np.random.default_rng(5), CAMERA, look, run).image
+    store = EventStore(app.config["DATABASE"], app.config["SNAPSHOT_DIR"])
+    match_id = create_match(store, {"game": "tiles", "players": ["Ann", "Ben"], "options": {"set": "rummikub"}},
+                            "test").match_id
+    recorder = Recorder(store, match_id)
+    reader = TileTableReader(tile_reader.with_palette(RUMMIKUB), make_calibrator((80.0, 60.0), CORNERS, (1280, 960)),
+                             (80.0, 60.0))
+    referee = TileReferee(reader, TileRound(("Ann", "Ben"), "Ann", TileRules(palette=RUMMIKUB), OPTIONS), recorder)
+    referee.next_turn()
+    for frame in range(1, 4):
+        referee.frame(frame, image)
+    [turn] = referee.next_turn()
+    assert (turn.player, turn.played, turn.legal) == ("Ann", ("K10", "K11", "K12", "K13"), True)
+    assert replay(store.events(match_id)).plays[0]["cards"] == ["K10", "K11", "K12", "K13"]
+    page = client.get(f"/m/{match_id}/hand").text
+    assert page.count("tile tile-k") == 4 and "Rummikub" in client.get(f"/m/{match_id}").text
+    store.close()
+
+
+def test_run_referees_tile_rummy_for_three_players(photos, tmp_path) -> None:
+    import cv2
+
+    from tests.test_pipeline import run_until_sigterm
+
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    cv2.imwrite(str(folder / "f001.png"), photos["run"])
+    data = tmp_path / "data"
+    output = run_until_sigterm(["--game", "tiles", "--camera", f"dir:{folder}?fps=2", "--players", "Ann,Ben,Cy",
+                                "--dealer", "Cy", "--tiles", "rummikub", "--corners", json.dumps(CORNERS)], data, "Cy")
+    assert "loading the tile reader" in output and "tap whose turn begins" in output and "no deck learned" not in output
+    store = EventStore(data / "record.sqlite3")
+    (match_id,) = store.match_ids()
+    state = replay(store.events(match_id))
+    assert (state.game, state.players, state.first_dealer) == ("tiles", ["Ann", "Ben", "Cy"], "Cy")
+    assert state.options["set"] == "rummikub" and state.camera is not None
+    store.close()
+
+
+@pytest.mark.parametrize("arguments, complaint", [
+    (["--players", "Ann,Ben,Cy"], "needs two different names"),
+    (["--game", "tiles", "--players", "Ann,Ben,Cy,Dan,Eve"], "needs two to 4 different names"),
+    (["--game", "tiles", "--players", "Ann,Ben", "--deck", "mine"], "--deck is a learned card deck"),
+])
+def test_run_refuses_players_and_options_the_game_does_not_take(arguments, complaint, tmp_path, capsys) -> None:
+    from rummyref.cli import main
+
+    assert main(["run", "--camera", "dir:frames", "--data", str(tmp_path), *arguments]) == 2
+    assert complaint in capsys.readouterr().err

@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine import tiles as engine_tiles
-from engine.cards import RAVENSBURGER, parse_tiles
+from engine.cards import PALETTES, RAVENSBURGER, parse_tiles
 from webui.cards_view import tile_rows
 from webui.engine_adapter.base import (Column, GameForm, HandRejected, Picker, Played, Setup, Sheet, Standing,
                                        Table, check_seat_count, whole_number)
@@ -37,20 +37,26 @@ class TilesForm(GameForm):
     pieces_hint = "the tiles left on each rack (the winner's is empty); each tile exists twice"
 
     def rules(self, setup: Setup) -> engine_tiles.TileRules:
-        return engine_tiles.TileRules(jokers=setup.options.get("jokers", 4),
+        return engine_tiles.TileRules(palette=PALETTES[setup.options.get("set", RAVENSBURGER.name)],
+                                      jokers=setup.options.get("jokers", 4),
                                       turn_seconds=setup.options.get("turn_seconds", 120))
 
     def normalize(self, players, preset, options, first_dealer):
         check_seat_count(self, players)
         if preset not in ("rulebook", None):
             raise HandRejected(f"tile Rummy has no preset {preset!r}: set its options instead", "preset")
-        unknown = set(options) - {"jokers", "turn_seconds", "rounds"}
+        unknown = set(options) - {"jokers", "turn_seconds", "rounds", "set"}
         if unknown:
-            raise HandRejected(f"unknown tile Rummy option {sorted(unknown)[0]!r}: one of jokers, turn_seconds, rounds",
-                               "options")
+            raise HandRejected(f"unknown tile Rummy option {sorted(unknown)[0]!r}: one of jokers, turn_seconds, rounds, "
+                               "set", "options")
+        tile_set = options.get("set", RAVENSBURGER.name)
+        if tile_set not in PALETTES:
+            raise HandRejected(f"tile set must be one of {', '.join(PALETTES)}, got {tile_set!r}", "options.set")
         clean = {"jokers": whole_number(options, "jokers", 2, 4, 4),
                  "turn_seconds": whole_number(options, "turn_seconds", 30, 600, 120),
                  "rounds": whole_number(options, "rounds", 1, 20, DEFAULT_ROUNDS)}
+        if tile_set != RAVENSBURGER.name:     # the rulebook's set is the default, left out of the record
+            clean["set"] = tile_set
         if clean["jokers"] == 3:
             raise HandRejected("tile Rummy is played with 4 jokers or 2, got 3", "options.jokers")
         starter = players[0] if first_dealer is None else first_dealer
@@ -111,14 +117,16 @@ class TilesForm(GameForm):
                 "explanation": words, "rule": "002 Ende des Spiels", "headline": headline}
 
     def parse_pieces(self, setup, codes):
-        return parse_tiles(codes, RAVENSBURGER, jokers=self.rules(setup).jokers)
+        rules = self.rules(setup)
+        return parse_tiles(codes, rules.palette, jokers=rules.jokers)
 
     def picker(self, setup):
-        return Picker(tile_rows(RAVENSBURGER), copies=2, jokers=self.rules(setup).jokers)
+        rules = self.rules(setup)
+        return Picker(tile_rows(rules.palette), copies=2, jokers=rules.jokers)
 
     def summary(self, setup):
         rules = self.rules(setup)
-        return f"{self.rounds(setup)} rounds · {rules.jokers} jokers · opening ≥ {rules.opening_points} · {rules.turn_seconds} s a turn"
+        return f"{rules.palette.name.capitalize()} tiles · {self.rounds(setup)} rounds · {rules.jokers} jokers · opening ≥ {rules.opening_points} · {rules.turn_seconds} s a turn"
 
     def timer(self, setup: Setup) -> dict[str, Any]:
         return self.rules(setup).timer()
