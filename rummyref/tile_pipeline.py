@@ -128,17 +128,16 @@ class TileRound:
     def __init__(self, players: Sequence[str], starter: str, rules: TileRules = TileRules(),
                  options: TileTrackerOptions = TileTrackerOptions()) -> None:
         self.players, self.rules, self.options = tuple(players), rules, options
-        self.hand = 0
+        self.hand = 1
+        """The round being played (the questions' numbers belong to it)."""
+        self.starter, self.tracker = starter, self._tracker(starter)
         self.current: str | None = None
         """Whose turn runs, as tapped on the dashboard (None: no turn of this round begun yet)."""
         self.clearing = False
-        self._start(starter)
 
-    def _start(self, starter: str) -> None:
+    def _tracker(self, starter: str) -> TileTracker:
         at = self.players.index(starter)
-        self.tracker = TileTracker(self.players[at:] + self.players[:at], self.rules, self.options)
-        self.starter, self.current = starter, None
-        self.hand += 1
+        return TileTracker(self.players[at:] + self.players[:at], self.rules, self.options)
 
     def update(self, frame_id: int, sightings: Sequence[TileSighting], still: bool,
                doubts: Sequence[TileDoubt] = ()) -> list[TileEvent]:
@@ -154,9 +153,8 @@ class TileRound:
             return []
         if self.current is None:
             self.current = player
-            if player != self.tracker.players[0] and not self.tracker.events:   # another player begins the round
-                self._start(player)
-                self.current = player
+            if player != self.starter and not self.tracker.events:     # another player begins the round
+                self.starter, self.tracker = player, self._tracker(player)
             return []
         expected = self.tracker.players[(self.tracker.turn + 1) % len(self.players)]
         if player != expected:
@@ -174,8 +172,9 @@ class TileRound:
 
     def round_recorded(self) -> None:
         """The players recorded the round: the next one begins with the next player clockwise."""
-        self._start(self.players[(self.players.index(self.starter) + 1) % len(self.players)])
-        self.clearing = True
+        self.hand += 1
+        self.starter = self.players[(self.players.index(self.starter) + 1) % len(self.players)]
+        self.tracker, self.current, self.clearing = self._tracker(self.starter), None, True
 
 
 def ruling(event: TileEvent) -> dict[str, Any]:
