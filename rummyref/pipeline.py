@@ -561,6 +561,8 @@ class Inbox(NamedTuple):
     the stored result."""
     turns: list[str]
     """Whose turn begins, as tapped on the dashboard (tile Rummy's turn clock), oldest first."""
+    in_order: list[tuple[str, Any]]
+    """All of them as written: ``("answer", (hand, seq, answer))``, ``("hand", result)``, ``("turn", player)``."""
 
 
 class Recorder:
@@ -680,19 +682,22 @@ class Recorder:
 
     def inbox(self) -> "Inbox":
         """What players wrote since the last call (:class:`Inbox`)."""
-        inbox = Inbox([], [], [])
+        inbox = Inbox([], [], [], [])
         for event in self.store.events(self.match_id, after=self._seen):
             self._seen = event.id
             if event.kind == "reading_confirmed" and event.payload["reading"] in self._asked:
                 hand, seq = self._asked.pop(event.payload["reading"])
                 inbox.answers.append((hand, seq, event.payload["choice"]))
+                inbox.in_order.append(("answer", inbox.answers[-1]))
             elif event.kind == "hand_recorded" and event.actor != self.actor:
                 result = event.payload["result"]
                 points = result["points"]   # Gin: the winner's; tile Rummy: every player's
                 inbox.hands.append(HandScore(result.get("winner"), points, result["kind"]) if isinstance(points, int)
                                    else result)
+                inbox.in_order.append(("hand", inbox.hands[-1]))
             elif event.kind == "table" and "turn" in event.payload and event.actor != self.actor:
                 inbox.turns.append(event.payload["turn"])
+                inbox.in_order.append(("turn", inbox.turns[-1]))
         return inbox
 
     def void_last_hand(self, reason: str) -> bool:

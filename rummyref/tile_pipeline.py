@@ -226,15 +226,16 @@ class TileReferee:
         return events
 
     def inbox(self, inbox: Inbox) -> list[TileEvent]:
-        """The players' answers, taps on the turn clock and recorded rounds, in that order."""
+        """The players' answers, taps on the turn clock and recorded rounds, in the order they were written
+        (a round recorded, then the first tap of the next one)."""
         events = []
-        for hand, seq, answer in inbox.answers:
-            if hand == self.game.hand:
-                events += self._record(self.game.confirm(seq, answer))
-        for player in inbox.turns:
-            events += self._record(self.game.turn_begins(player, self.frame_id))
-        for _ in inbox.hands:
-            self.game.round_recorded()
+        for kind, item in inbox.in_order:
+            if kind == "answer" and item[0] == self.game.hand:
+                events += self._record(self.game.confirm(item[1], item[2]))
+            elif kind == "turn":
+                events += self._record(self.game.turn_begins(item, self.frame_id))
+            elif kind == "hand":
+                self.game.round_recorded()
         return events
 
     def next_turn(self) -> list[TileEvent]:

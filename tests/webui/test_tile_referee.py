@@ -282,3 +282,21 @@ def test_run_refuses_players_and_options_the_game_does_not_take(arguments, compl
 
     assert main(["run", "--camera", "dir:frames", "--data", str(tmp_path), *arguments]) == 2
     assert complaint in capsys.readouterr().err
+
+
+def test_a_round_recorded_then_the_next_round_tapped_are_taken_in_that_order(photos, tile_reader, tmp_path) -> None:
+    from webui.events import create_match, record, score_hand
+
+    store = EventStore(tmp_path / "record.sqlite3")
+    match_id = create_match(store, {"game": "tiles", "players": ["Ann", "Ben"]}, "test").match_id
+    recorder = Recorder(store, match_id)
+    reader = TileTableReader(tile_reader, make_calibrator((80.0, 60.0), CORNERS, (1280, 960)), (80.0, 60.0))
+    referee = TileReferee(reader, TileRound(("Ann", "Ben"), "Ann", options=OPTIONS), recorder)
+    record(store, match_id, "table", {"turn": "Ann"}, "phone")
+    referee.inbox(recorder.inbox())
+    # between two looks of the worker the players score the round and tap who begins the next one
+    score_hand(store, match_id, {"winner": "Ann", "hands": {"Ann": "", "Ben": "R5 JK"}}, "phone")
+    record(store, match_id, "table", {"turn": "Ben"}, "phone")
+    assert referee.inbox(recorder.inbox()) == []
+    assert (referee.game.hand, referee.game.current, referee.game.tracker.players[0]) == (2, "Ben", "Ben")
+    store.close()
