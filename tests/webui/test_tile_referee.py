@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from engine.tile_tracker import TileTrackerOptions
+from engine.tiles import TileRules
 from rummyref.pipeline import Recorder, make_calibrator
 from rummyref.tile_pipeline import TilePipeline, TileReferee, TileRound, TileTableReader
 from tests.webui.support import PIN
@@ -43,6 +44,16 @@ def tile_reader() -> TileReader:
     return TileReader(threads=1)
 
 
+def new_referee(store: EventStore, match_id: str, tile_reader: TileReader, players: tuple[str, ...] = ("Ann", "Ben"),
+                rules: TileRules = TileRules()) -> tuple[Recorder, TileReferee]:
+    """The live referee of match ``match_id`` (``players``, the first begins) and its recorder, reading
+    ``CAMERA``'s frames through the table's corners."""
+    recorder = Recorder(store, match_id)
+    reader = TileTableReader(tile_reader.with_palette(rules.palette), make_calibrator((80.0, 60.0), CORNERS, (1280, 960)),
+                             (80.0, 60.0))
+    return recorder, TileReferee(reader, TileRound(players, players[0], rules, OPTIONS), recorder)
+
+
 def tap_turn(phone, server: str, match_id: str, player: str) -> None:
     """A player taps on the turn clock whose turn begins."""
     phone.goto(f"{server}/m/{match_id}/hand")
@@ -57,9 +68,7 @@ def test_turns_are_judged_when_the_next_player_is_tapped_and_shown_as_the_refere
         app, server, phone, photos, tile_reader) -> None:
     match_id = http_post(server, "/api/matches", {"game": "tiles", "players": ["Ann", "Ben"]})["match_id"]
     store = EventStore(app.config["DATABASE"], app.config["SNAPSHOT_DIR"])
-    recorder = Recorder(store, match_id)
-    reader = TileTableReader(tile_reader, make_calibrator((80.0, 60.0), CORNERS, (1280, 960)), (80.0, 60.0))
-    referee = TileReferee(reader, TileRound(("Ann", "Ben"), "Ann", options=OPTIONS), recorder)
+    recorder, referee = new_referee(store, match_id, tile_reader)
     frames = iter(range(1, 100))
 
     def show(table: str, times: int = 3) -> None:
@@ -102,9 +111,7 @@ def test_a_tap_on_the_player_whose_turn_runs_only_restarts_the_clock(photos, til
 
     store = EventStore(tmp_path / "record.sqlite3")
     match_id = create_match(store, {"game": "tiles", "players": ["Ann", "Ben", "Cy"]}, "test").match_id
-    recorder = Recorder(store, match_id)
-    reader = TileTableReader(tile_reader, make_calibrator((80.0, 60.0), CORNERS, (1280, 960)), (80.0, 60.0))
-    referee = TileReferee(reader, TileRound(("Ann", "Ben", "Cy"), "Ann", options=OPTIONS), recorder)
+    recorder, referee = new_referee(store, match_id, tile_reader, ("Ann", "Ben", "Cy"))
     record(store, match_id, "table", {"turn": "Ben"}, "phone")     # Ben begins this round, not Ann
     referee.inbox(recorder.inbox())
     for frame in range(1, 4):
@@ -197,9 +204,7 @@ def test_the_turn_button_ends_the_turn_like_a_chess_clock_and_restarts_the_dashb
 
     store = EventStore(tmp_path / "record.sqlite3")
     match_id = create_match(store, {"game": "tiles", "players": ["Ann", "Ben"]}, "test").match_id
-    recorder = Recorder(store, match_id)
-    reader = TileTableReader(tile_reader, make_calibrator((80.0, 60.0), CORNERS, (1280, 960)), (80.0, 60.0))
-    referee = TileReferee(reader, TileRound(("Ann", "Ben"), "Ann", options=OPTIONS), recorder)
+    recorder, referee = new_referee(store, match_id, tile_reader)
     assert referee.next_turn() == [] and replay(store.events(match_id)).turn == "Ann"
     for frame in range(1, 4):
         referee.frame(frame, photos["run"])
@@ -228,7 +233,6 @@ def test_after_a_round_is_recorded_the_next_player_begins_once_the_table_is_clea
 
 def test_a_rummikub_style_set_is_read_judged_and_shown_in_its_own_colours(app, client, tile_reader) -> None:
     from engine.cards import RUMMIKUB
-    from engine.tiles import TileRules
     from webui.events import create_match
 
     run = [("K10", 30.0, 20.0), ("K11", 33.0, 20.0), ("K12", 36.0, 20.0), ("K13", 39.0, 20.0)]
@@ -237,10 +241,7 @@ def test_a_rummikub_style_set_is_read_judged_and_shown_in_its_own_colours(app, c
     store = EventStore(app.config["DATABASE"], app.config["SNAPSHOT_DIR"])
     match_id = create_match(store, {"game": "tiles", "players": ["Ann", "Ben"], "options": {"set": "rummikub"}},
                             "test").match_id
-    recorder = Recorder(store, match_id)
-    reader = TileTableReader(tile_reader.with_palette(RUMMIKUB), make_calibrator((80.0, 60.0), CORNERS, (1280, 960)),
-                             (80.0, 60.0))
-    referee = TileReferee(reader, TileRound(("Ann", "Ben"), "Ann", TileRules(palette=RUMMIKUB), OPTIONS), recorder)
+    recorder, referee = new_referee(store, match_id, tile_reader, rules=TileRules(palette=RUMMIKUB))
     referee.next_turn()
     for frame in range(1, 4):
         referee.frame(frame, image)
@@ -289,9 +290,7 @@ def test_a_round_recorded_then_the_next_round_tapped_are_taken_in_that_order(pho
 
     store = EventStore(tmp_path / "record.sqlite3")
     match_id = create_match(store, {"game": "tiles", "players": ["Ann", "Ben"]}, "test").match_id
-    recorder = Recorder(store, match_id)
-    reader = TileTableReader(tile_reader, make_calibrator((80.0, 60.0), CORNERS, (1280, 960)), (80.0, 60.0))
-    referee = TileReferee(reader, TileRound(("Ann", "Ben"), "Ann", options=OPTIONS), recorder)
+    recorder, referee = new_referee(store, match_id, tile_reader)
     record(store, match_id, "table", {"turn": "Ann"}, "phone")
     referee.inbox(recorder.inbox())
     # between two looks of the worker the players score the round and tap who begins the next one
