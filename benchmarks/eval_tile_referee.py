@@ -30,8 +30,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from engine.cards import PALETTES  # noqa: E402
 from engine.simulate_tiles import simulate_tiles  # noqa: E402
 from engine.tile_tracker import NOT_AS_READ, TileTrackerOptions  # noqa: E402
+from engine.tiles import TileRules  # noqa: E402
 from rummyref.pipeline import Recorder, make_calibrator, reading_id  # noqa: E402
 from rummyref.tile_pipeline import TileReferee, TileRound, TileTableReader  # noqa: E402
 from vision.synth.tile_table import TableCamera, TableLook, render_table  # noqa: E402
@@ -63,16 +65,19 @@ def with_noise(image: np.ndarray, sigma: float, rng: np.random.Generator) -> np.
 
 
 def referee_game(seed: int, reader: TileReader, size: tuple[int, int], players: int, turns: int,
-                 options: TileTrackerOptions, data: Path, sensor_noise: float = 0.0, verbose: bool = False) -> dict:
-    game = simulate_tiles(seed, players=players, turns=turns)
+                 options: TileTrackerOptions, data: Path, sensor_noise: float = 0.0, tile_set: str = "ravensburger",
+                 verbose: bool = False) -> dict:
+    rules = TileRules(palette=PALETTES[tile_set])
+    game = simulate_tiles(seed, players=players, turns=turns, rules=rules)
     camera = TableCamera.overhead(*size)
     corners = [tuple(map(float, p)) for p in camera.to_image([(0, 0), (80, 0), (80, 60), (0, 60)])]
-    look = TableLook.random(np.random.default_rng([seed, 0]), camera)
+    look = TableLook.random(np.random.default_rng([seed, 0]), camera, palette=tile_set)
     store = EventStore(data / f"game{seed}.sqlite3")
-    match_id = create_match(store, {"game": "tiles", "players": list(game.players)}, "eval").match_id
+    match_id = create_match(store, {"game": "tiles", "players": list(game.players), "options": {"set": tile_set}},
+                            "eval").match_id
     recorder = Recorder(store, match_id)
-    table_reader = TileTableReader(reader, make_calibrator((80.0, 60.0), corners, size), (80.0, 60.0))
-    referee = TileReferee(table_reader, TileRound(game.players, game.players[0], options=options), recorder)
+    table_reader = TileTableReader(reader.with_palette(rules.palette), make_calibrator((80.0, 60.0), corners, size), (80.0, 60.0))
+    referee = TileReferee(table_reader, TileRound(game.players, game.players[0], rules, options), recorder)
     rng = np.random.default_rng([seed, 2])
     photo, period, read_seconds, calls, asked = None, 0, 0.0, [], 0
     record(store, match_id, "table", {"turn": game.players[0]}, "player")
@@ -135,6 +140,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sensor-noise", type=float, default=3.0,
                         help="grey levels of sensor noise in each frame of a still table (default 3; 0: the same "
                         "picture frame after frame)")
+    parser.add_argument("--tiles", default="ravensburger", choices=sorted(PALETTES), help="the tile set (default ravensburger)")
     parser.add_argument("--verbose", action="store_true", help="print each turn not agreeing with the truth")
     parser.add_argument("--quorum", type=int, default=TileTrackerOptions().quorum, help="of which agree (default: run's)")
     args = parser.parse_args(argv)
@@ -144,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
     total: Counter = Counter()
     with tempfile.TemporaryDirectory() as data:
         for seed in (int(s) for s in args.seeds.split(",")):
-            result = referee_game(seed, reader, size, args.players, args.turns, options, Path(data), args.sensor_noise, args.verbose)
+            result = referee_game(seed, reader, size, args.players, args.turns, options, Path(data), args.sensor_noise, args.tiles, args.verbose)
             print(result, flush=True)
             total.update({k: v for k, v in result.items() if k != "seed"})
     print(f"all: {total['turns']} turns, agree {total['agree']}, wrong {total['wrong']}, unjudged {total['unjudged']}, "

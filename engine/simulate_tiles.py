@@ -94,6 +94,8 @@ class SimulatedTiles:
     players: tuple[str, ...]
     frames: list[TileFrame]
     truth: list[TileEvent]
+    rules: TileRules = TileRules()
+    """The rules played by, the tile set among them."""
 
 
 def _all_tiles(rules: TileRules) -> list[str]:
@@ -129,12 +131,15 @@ def simulate_tiles(seed: int, players: int = 4, turns: int = 30, rules: TileRule
             x, y = 4.0, y + ROW_CM
         return (x, y)
 
+    def tiles(codes: list[str]) -> list:
+        return [parse_tile(c, rules.palette) for c in codes]
+
     for turn in range(turns):
         name = names[turn % players]
         rack = racks[name]
-        arranged = solver.arrange([parse_tile(c) for c in rack])
+        arranged = solver.arrange(tiles(rack))
         melds = [[str(t) for t in meld.pieces] for meld in arranged.melds]
-        points = sum(tile_value(parse_tile(c)) for meld in melds for c in meld)
+        points = sum(tile_value(t) for meld in melds for t in tiles(meld))
         if rng.random() < mistakes and len(rack) >= 3:
             melds = [rng.sample(rack, 3)]  # a mistake: three tiles that are (usually) no group
         elif not opened[name] and points < rules.opening_points:
@@ -147,8 +152,7 @@ def simulate_tiles(seed: int, players: int = 4, turns: int = 30, rules: TileRule
                 places.append(place(len(meld)))
                 groups.append(meld)
             played = [c for meld in melds for c in meld]
-            check = check_turn([[parse_tile(c) for c in g] for g in before], [[parse_tile(c) for c in g] for g in groups],
-                               [parse_tile(c) for c in played], opened[name], rules)
+            check = check_turn([tiles(g) for g in before], [tiles(g) for g in groups], tiles(played), opened[name], rules)
             opened[name] = opened[name] or check.legal
             truth.append(TileEvent(0, "turn", 0, name, tuple(sorted(played)), tuple(map(tuple, groups)), check.legal,
                                    check.violations, check.opening_points))
@@ -160,7 +164,7 @@ def simulate_tiles(seed: int, players: int = 4, turns: int = 30, rules: TileRule
         if melds and not truth[-1].legal:  # taken back to the rack (002); the next turn shows the table without them
             del groups[len(before):], places[len(before):]
             rack += played
-    return SimulatedTiles(seed, names, frames, truth)
+    return SimulatedTiles(seed, names, frames, truth, rules)
 
 
 @dataclass(frozen=True)
@@ -233,7 +237,7 @@ def track_tiles(game: SimulatedTiles, answer: bool = True,
     from engine.tile_tracker import TileTracker
 
     options = options or TileTrackerOptions()
-    tracker = TileTracker(game.players, options=options)
+    tracker = TileTracker(game.players, game.rules, options)
     committed: list[TileEvent] = []
     asked: list[tuple[TileEvent, str | None]] = []
     for frame in game.frames:

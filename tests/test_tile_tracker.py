@@ -420,3 +420,14 @@ def test_a_doubt_only_some_still_frames_show_is_noise_one_most_show_is_asked():
     recurring = [[TileDoubt("a patch", 40.0, 40.0)], [], [TileDoubt("a patch", 40.5, 39.8)]]
     questions = [q for frame, doubts in enumerate(recurring, 5) for q in t.update(frame, sightings(RUN), True, doubts)]
     assert [q.position for q in questions] == [(40.0, 40.0)]
+
+
+def test_a_game_with_a_rummikub_style_set_is_played_and_tracked_in_its_colours():
+    from engine.cards import RUMMIKUB
+    from engine.tiles import TileRules
+
+    game = simulate_tiles(1, players=3, turns=30, rules=TileRules(palette=RUMMIKUB))
+    laid = {code[0] for frame in game.frames for code, _, _ in frame.table if code != "JK"}
+    assert laid and laid <= set("KBOR") and laid & set("KO")
+    committed, _ = track_tiles(game)
+    assert [e.key() for e in committed] == [t.key() for t in game.truth]
