@@ -104,8 +104,8 @@ class Doubt(str):
     """A reason a reading may be incomplete, in words, with the image point it is about (``at``)
     where it is about one place where one tile may lie unread or misread: a tile that cannot be
     read, a patch of face colour no tile explains, one tile's room in a line, a lone blob of odd
-    width. Doubts about several tiles or none in particular (a hand, a row at the frame's edge)
-    have none.
+    width, a tile whose colour or number keeps its row from being a combination. Doubts about
+    several tiles or none in particular (a hand, a row at the frame's edge) have none.
 
     >>> doubt = Doubt("the tile at (10, 20) cannot be read", (10.0, 20.0))
     >>> doubt, doubt.at, Doubt("a hand covers part of the table").at
@@ -138,7 +138,8 @@ class TableReading:
     own, so signs that one is missing (a one-tile gap in a line of tiles, a tile-sized patch of
     face colour left unexplained, a blob cut into tiles of the wrong width, a tile in a row that
     could not be read, a tile at the frame's edge, a hand over the table) are listed here, with
-    one sign of a misread tile (a row that is a combination but for one tile's colour or number), and a
+    one sign of a misread tile (a row that is a combination but for one tile's colour or number: at the
+    tile that may be misread), and a
     caller must ask the players rather than judge. Each is a :class:`Doubt`, with its place where it
     has one.
 
@@ -529,18 +530,21 @@ class TileReader:
         doubts += [Doubt(f"beyond a row's end the place at ({p.x:.0f}, {p.y:.0f}) looks like a tile's face, but no tile is "
                          f"read there", (p.x, p.y)) for p in open_ends if not _answered((p.x, p.y), found)]
         # A colour misread (the classifier's surest mistakes) turns a run or group of the table into
-        # no combination: a row that is one but for a single tile's colour is asked about.
-        doubts += [Doubt(f"the row at ({row[0][0].x:.0f}, {row[0][0].y:.0f}) is a combination but for one tile's colour")
-                   for row in rows if _odd_colour([code for _, code, _ in row])]
+        # no combination: a row that is one but for a single tile's colour is asked about, at the
+        # tile(s) that may be misread, so the players can name the tile that lies there.
+        doubts += [Doubt(f"the tile at ({row[at][0].x:.0f}, {row[at][0].y:.0f}) may be misread: its row is a "
+                         f"combination but for one tile's colour", (row[at][0].x, row[at][0].y))
+                   for row in rows for at in _odd_colour([code for _, code, _ in row])]
         # A number misread does so too, but so does a tile taken out of a run (R6 R7 R9): such a
-        # row is asked about where the classifier gives the code that would mend it a chance.
+        # tile is asked about where the classifier gives the code that would mend the row a chance.
         fixes = [(r, at, code) for r, row in enumerate(rows) for at, code in number_fixes([code for _, code, _ in row])]
         if fixes:
             chances = self._place_probs(frame, [rows[r][at][0] for r, at, _ in fixes])
             column = {code: int(np.flatnonzero(self._classes == CLASS_CODES.index(code))[0]) for _, _, code in fixes}
-            mendable = sorted({r for (r, _, code), p in zip(fixes, chances) if p[column[code]] >= self.options.mend_chance})
-            doubts += [Doubt(f"the row at ({rows[r][0][0].x:.0f}, {rows[r][0][0].y:.0f}) is a combination but for one "
-                             f"tile's number") for r in mendable]
+            mendable = sorted({(r, at) for (r, at, code), p in zip(fixes, chances) if p[column[code]] >= self.options.mend_chance})
+            doubts += [Doubt(f"the tile at ({rows[r][at][0].x:.0f}, {rows[r][at][0].y:.0f}) may be misread: its row is a "
+                             f"combination but for one tile's number", (rows[r][at][0].x, rows[r][at][0].y))
+                       for r, at in mendable]
         observations = [TileObservation(code, confidence, outline(tile), number)
                         for number, row in enumerate(rows) for tile, code, confidence in row]
         # A hand over the table may hide whole tiles; the pipeline waits for it to go. Tiles read
@@ -851,28 +855,30 @@ def _middles(grey: np.ndarray, places: list[Placed], which: tuple[float, ...]) -
     return found
 
 
-def _odd_colour(codes: list[str]) -> bool:
-    """Whether a row of tile codes (in reading order) is a combination but for one tile's
-    colour: a run (numbers one apart either way, jokers standing in) in one colour but a single
-    tile, or a group (one number) with a colour twice. A legal table has no such row; a colour
-    misread makes one.
+def _odd_colour(codes: list[str]) -> list[int]:
+    """Where a row of tile codes (in reading order) is a combination but for one tile's colour: the
+    places in the row of the tiles that may be misread. A run (numbers one apart either way, jokers
+    standing in) in one colour but a single tile: that tile; a group (one number) with a colour
+    twice: both tiles of that colour. A legal table has no such row; a colour misread makes one.
 
     >>> _odd_colour(["K8", "K9", "B10", "K11"]), _odd_colour(["B9", "O9", "B9"]), _odd_colour(["R5", "JK", "B7"])
-    (True, True, False)
+    ([2], [0, 2], [])
     >>> _odd_colour(["K8", "K9", "K10"]), _odd_colour(["B9", "O9", "K9"]), _odd_colour(["R3", "K8", "B11"])
-    (False, False, False)
+    ([], [], [])
     """
     if len(codes) < 3:
-        return False
+        return []
     placed = [(i, code[0], int(code[1:])) for i, code in enumerate(codes) if code != "JK"]
     colours = [colour for _, colour, _ in placed]
     if len({number for _, _, number in placed}) == 1:
-        return len(set(colours)) < len(colours)
+        return [i for i, colour, _ in placed if colours.count(colour) > 1]
     odd = [colour for colour in set(colours) if colours.count(colour) == 1]
     if len(set(colours)) != 2 or len(odd) != 1 or len(placed) < 3:
-        return False
+        return []
     first, _, start = placed[0]
-    return any(all(number == start + step * (i - first) for i, _, number in placed) for step in (1, -1))
+    if not any(all(number == start + step * (i - first) for i, _, number in placed) for step in (1, -1)):
+        return []
+    return [i for i, colour, _ in placed if colour == odd[0]]
 
 
 def number_fixes(codes: list[str]) -> list[tuple[int, str]]:
