@@ -278,8 +278,9 @@ class TilePipeline(Pipeline):
     """:class:`~rummyref.pipeline.Pipeline` for tile Rummy: the tile reader and :class:`TileReferee`.
 
     ``config.players`` are 2-4 players in seat order (clockwise), ``config.first_dealer`` the one
-    who begins the first round, ``config.tiles`` the tile set; ``reader`` a
-    :class:`vision.tiles.reader.TileReader` (default: the shipped one)."""
+    who begins the first round, ``config.tiles`` the tile set, ``config.deck`` its last layer learned
+    with ``rummyref learn-tiles`` (or None); ``reader`` a :class:`vision.tiles.reader.TileReader`
+    (default: the shipped one, with ``config.deck``)."""
 
     reads = "tiles"
 
@@ -295,7 +296,7 @@ class TilePipeline(Pipeline):
         if reader is None:
             from vision.tiles.reader import TileReader
 
-            reader = TileReader(config.model_dir, threads=config.threads)
+            reader = TileReader(config.model_dir, threads=config.threads, profile=config.deck)
         reader = reader.with_palette(rules.palette, reader.profile)      # only the set's own colours compete
         self.zones = default_zones("tiles", len(config.players), *config.table_cm)    # drawn on the camera page
         self.reader = TileTableReader(reader, make_calibrator(config.table_cm, config.corners, config.corners_size),

@@ -71,15 +71,13 @@ def build_tile_reader(args: argparse.Namespace):
     from dataclasses import replace
 
     from engine.cards import PALETTES
-    from vision.decks import DeckProfile
-    from vision.tiles.learn import profile_name
+    from vision.tiles.learn import learned_profile
     from vision.tiles.reader import TileReader, TileReaderOptions
 
     if args.threads < 1:
         raise SystemExit(f"rummyref: --threads must be at least 1, got {args.threads}")
-    profile = None
-    if DeckProfile.path(profile_name(args.tiles)).is_file():
-        profile = DeckProfile.load(profile_name(args.tiles))
+    profile = learned_profile(args.tiles)
+    if profile is not None:
         print(f"rummyref: using the {args.tiles} tiles learned with learn-tiles", file=sys.stderr)
     options = replace(TileReaderOptions(), min_confidence=args.min_confidence)
     return TileReader(args.model_dir, threads=args.threads, palette=PALETTES[args.tiles], profile=profile, options=options)

@@ -120,6 +120,12 @@ def run(args: argparse.Namespace) -> int:
     except (FileNotFoundError, ValueError) as error:
         print(f"rummyref run: --deck: {error}", file=sys.stderr)
         return 2
+    if args.game == "tiles":
+        from vision.tiles.learn import learned_profile
+
+        deck = learned_profile(args.tiles)      # as `rummyref recognize --tiles SET` does
+        print(f"tile set {args.tiles}: " + ("read with the tiles learned by `rummyref learn-tiles`" if deck else
+              "read with the shipped tile reader (teach it yours with `rummyref learn-tiles`)"), flush=True)
 
     try:
         parse_camera_url(args.camera)
@@ -162,7 +168,7 @@ def run(args: argparse.Namespace) -> int:
         pipeline = table.pipeline(pipeline_config, on_camera=lambda status: panel.show_camera_state(status.state),
                                   game=args.game)
     except ValueError as error:     # a learned deck fitted to another classifier than the installed one
-        print(f"rummyref run: --deck: {error}", file=sys.stderr)
+        print(f"rummyref run: {'learned tiles' if args.game == 'tiles' else '--deck'}: {error}", file=sys.stderr)
         return 2
     panel = open_gpio(gpio_config, on_knock=lambda: pipeline.press("knock"), on_undo=lambda: pipeline.press("undo"))
     if gpio_config.enabled and not panel.active:

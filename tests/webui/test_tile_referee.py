@@ -253,10 +253,12 @@ def test_a_rummikub_style_set_is_read_judged_and_shown_in_its_own_colours(app, c
     store.close()
 
 
-def test_run_referees_tile_rummy_for_three_players(photos, tmp_path) -> None:
+def test_run_referees_tile_rummy_for_three_players(photos, tmp_path, monkeypatch) -> None:
     import cv2
 
     from tests.test_pipeline import run_until_sigterm
+
+    monkeypatch.setenv("RUMMYREF_DATA", str(tmp_path / "learned"))     # no set learned there
 
     folder = tmp_path / "frames"
     folder.mkdir()
@@ -265,6 +267,7 @@ def test_run_referees_tile_rummy_for_three_players(photos, tmp_path) -> None:
     output = run_until_sigterm(["--game", "tiles", "--camera", f"dir:{folder}?fps=2", "--players", "Ann,Ben,Cy",
                                 "--dealer", "Cy", "--tiles", "rummikub", "--corners", json.dumps(CORNERS)], data, "Cy")
     assert "loading the tile reader" in output and "tap whose turn begins" in output and "no deck learned" not in output
+    assert "tile set rummikub: read with the shipped tile reader" in output
     store = EventStore(data / "record.sqlite3")
     (match_id,) = store.match_ids()
     state = replay(store.events(match_id))
@@ -299,3 +302,22 @@ def test_a_round_recorded_then_the_next_round_tapped_are_taken_in_that_order(pho
     assert referee.inbox(recorder.inbox()) == []
     assert (referee.game.hand, referee.game.current, referee.game.tracker.players[0]) == (2, "Ben", "Ben")
     store.close()
+
+
+def test_a_set_taught_with_learn_tiles_is_what_the_live_referee_reads_with(tmp_path, monkeypatch) -> None:
+    import cv2
+
+    from rummyref.cli import main
+    from rummyref.pipeline import PipelineConfig
+    from vision.tiles.learn import learned_profile
+    from vision.synth.tiles import render_learning_layout
+
+    monkeypatch.setenv("RUMMYREF_DATA", str(tmp_path / "learned"))
+    assert learned_profile("rummikub") is None
+    photo = tmp_path / "layout.png"
+    cv2.imwrite(str(photo), render_learning_layout(np.random.default_rng(1), "rummikub").image)
+    assert main(["learn-tiles", "--tiles", "rummikub", str(photo)]) == 0
+    config = PipelineConfig(camera="dir:frames", players=("Ann", "Ben"), tiles="rummikub",
+                            deck=learned_profile("rummikub"))
+    pipeline = TilePipeline(config, lambda: EventStore(tmp_path / "record.sqlite3"), "m1")
+    assert pipeline.deck_name == "tiles-rummikub" and pipeline.reader.reader.palette.name == "rummikub"

@@ -45,6 +45,12 @@ def profile_name(set_name: str) -> str:
     return f"tiles-{set_name}"
 
 
+def learned_profile(set_name: str) -> DeckProfile | None:
+    """The set's last layer learned with ``rummyref learn-tiles``, or None where it was never learned."""
+    name = profile_name(set_name)
+    return DeckProfile.load(name) if DeckProfile.path(name).is_file() else None
+
+
 def layout_order(palette: TilePalette) -> list[str]:
     """Tile codes row after row as the layout lays them.
 
