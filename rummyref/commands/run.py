@@ -11,7 +11,7 @@ from pathlib import Path
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "run", help="watch a card table with a camera and serve the live dashboard",
-        description="Read the table through a camera (camera -> recognizer -> tracker -> record), record "
+        description="Read the table through a camera (camera -> recognizer, or tile reader -> tracker -> record), record "
         "every event with a JPEG of what was read, and serve the dashboard to the players' phones. "
         "Stop with Ctrl-C or SIGTERM; the record stays intact.",
         formatter_class=argparse.ArgumentDefaultsHelpFormatter,
@@ -20,7 +20,8 @@ def register(subparsers) -> None:
                         help="camera: picamera2:0, usb:0, http://phone:8080/video, rtsp://..., file:game.mp4, dir:frames/")
     parser.add_argument("--game", default="gin", choices=["gin", "tiles"],
                         help="the game on the table: Gin Rummy, or tile Rummy (002; a turn ends "
-                        "when the players tap on the dashboard's turn clock whose turn begins)")
+                        "when the players tap on the dashboard's turn clock whose turn begins, or press the knock "
+                        "button)")
     parser.add_argument("--tiles", default="ravensburger", choices=["ravensburger", "rummikub"],
                         help="tile Rummy: the tile set (Ravensburger: yellow, green, blue, red; Rummikub style: black, "
                         "blue, orange, red)")
