@@ -27,7 +27,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, NamedTuple, Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -551,18 +551,25 @@ def reading_choices(event: Event) -> list[str]:
     return [c for c in choices if c != NOTHING][:CHOICES] + [NOTHING]
 
 
-class Inbox(NamedTuple):
-    """What players wrote on the dashboard since the recorder last looked."""
+@dataclass
+class Inbox:
+    """What players wrote on the dashboard since the recorder last looked, in the order they wrote it:
+    ``("answer", (hand, seq, answer))`` to a question asked, ``("hand", result)`` for a hand (round)
+    they recorded themselves (Gin: a :class:`~engine.match.HandScore`; tile Rummy: the stored
+    result), ``("turn", player)`` for whose turn begins (the turn clock)."""
 
-    answers: list[tuple[int, int, str]]
-    """Answers to the questions asked: ``(hand, seq, answer)``."""
-    hands: list[Any]
-    """Hands (rounds) they recorded themselves: Gin as :class:`~engine.match.HandScore`, tile Rummy as
-    the stored result."""
-    turns: list[str]
-    """Whose turn begins, as tapped on the dashboard (tile Rummy's turn clock), oldest first."""
-    in_order: list[tuple[str, Any]]
-    """All of them as written: ``("answer", (hand, seq, answer))``, ``("hand", result)``, ``("turn", player)``."""
+    items: list[tuple[str, Any]] = field(default_factory=list)
+
+    def _of(self, kind: str) -> list[Any]:
+        return [item for what, item in self.items if what == kind]
+
+    @property
+    def answers(self) -> list[tuple[int, int, str]]:
+        return self._of("answer")
+
+    @property
+    def hands(self) -> list[Any]:
+        return self._of("hand")
 
 
 class Recorder:
@@ -646,21 +653,20 @@ class Recorder:
                                          "melds": [list(m) for m in event.melds], "flagged": event.flagged,
                                          "detail": detail, "evidence": evidence}))
 
-    def turn(self, player: str) -> bool:
-        """Write that ``player``'s turn begins (the turn clock restarts on every phone; tile Rummy's turn
-        button); returns whether the record took it."""
-        written = bool(self._write("table", {"turn": player}))
+    def _write_and_tell(self, kind: str, payload: dict[str, Any]) -> bool:
+        """Write one event and, where the record took it, tell the dashboard; returns whether it did."""
+        written = bool(self._write(kind, payload))
         if written:
             self.notify()
         return written
 
+    def turn(self, player: str) -> bool:
+        """Write that ``player``'s turn begins (the turn clock restarts on every phone; tile Rummy's turn button)."""
+        return self._write_and_tell("table", {"turn": player})
+
     def play(self, payload: dict[str, Any]) -> bool:
-        """Write one ruling of the camera as a ``play`` (tile Rummy's turns: :mod:`rummyref.tile_pipeline`)
-        and tell the dashboard; returns whether the record took it."""
-        written = bool(self._write("play", payload))
-        if written:
-            self.notify()
-        return written
+        """Write one ruling of the camera as a ``play`` (tile Rummy's turns: :mod:`rummyref.tile_pipeline`)."""
+        return self._write_and_tell("play", payload)
 
     def propose(self, hand: int, seq: int, prompt: str, choices: Sequence[str], evidence: str | None,
                 picker: str | None = None) -> bool:
@@ -677,27 +683,23 @@ class Recorder:
         if status.state == self._camera_state:
             return
         self._camera_state = status.state
-        if self._write("camera", {"state": status.state, "camera": status.camera, "reason": status.reason[:MAX_TEXT]}):
-            self.notify()
+        self._write_and_tell("camera", {"state": status.state, "camera": status.camera, "reason": status.reason[:MAX_TEXT]})
 
-    def inbox(self) -> "Inbox":
+    def inbox(self) -> Inbox:
         """What players wrote since the last call (:class:`Inbox`)."""
-        inbox = Inbox([], [], [], [])
+        inbox = Inbox()
         for event in self.store.events(self.match_id, after=self._seen):
             self._seen = event.id
             if event.kind == "reading_confirmed" and event.payload["reading"] in self._asked:
                 hand, seq = self._asked.pop(event.payload["reading"])
-                inbox.answers.append((hand, seq, event.payload["choice"]))
-                inbox.in_order.append(("answer", inbox.answers[-1]))
+                inbox.items.append(("answer", (hand, seq, event.payload["choice"])))
             elif event.kind == "hand_recorded" and event.actor != self.actor:
                 result = event.payload["result"]
                 points = result["points"]   # Gin: the winner's; tile Rummy: every player's
-                inbox.hands.append(HandScore(result.get("winner"), points, result["kind"]) if isinstance(points, int)
-                                   else result)
-                inbox.in_order.append(("hand", inbox.hands[-1]))
+                inbox.items.append(("hand", HandScore(result.get("winner"), points, result["kind"])
+                                    if isinstance(points, int) else result))
             elif event.kind == "table" and "turn" in event.payload and event.actor != self.actor:
-                inbox.turns.append(event.payload["turn"])
-                inbox.in_order.append(("turn", inbox.turns[-1]))
+                inbox.items.append(("turn", event.payload["turn"]))
         return inbox
 
     def void_last_hand(self, reason: str) -> bool:
@@ -904,7 +906,7 @@ class Pipeline:
         self._take_record(self.recorder.inbox())
         self._take_buttons()
 
-    def _take_record(self, inbox: "Inbox") -> None:
+    def _take_record(self, inbox: Inbox) -> None:
         """What the players wrote: answers to this hand's questions, hands they recorded themselves."""
         for hand, seq, card in inbox.answers:
             if hand == self.session.hand:
@@ -926,11 +928,15 @@ class Pipeline:
     def _process(self, frame_id: int, image: np.ndarray) -> None:
         self.stats.frames += 1
         self._last_image = image
-        reading = self.reader.read(frame_id, image, self.session.tracker.needs_frames)
+        self.stats.read += self._read_frame(frame_id, image)
         self._note_geometry(frame_id)
-        self.stats.read += reading.recognized and reading.still
-        self._commit(reading.feed(self.session), (image, reading.observations))
         self.on_frame(frame_id)
+
+    def _read_frame(self, frame_id: int, image: np.ndarray) -> bool:
+        """Read one frame into the session and commit what it brings; returns whether it was read."""
+        reading = self.reader.read(frame_id, image, self.session.tracker.needs_frames)
+        self._commit(reading.feed(self.session), (image, reading.observations))
+        return reading.recognized and reading.still
 
     def _note_geometry(self, frame_id: int) -> None:
         report = self.reader.geometry

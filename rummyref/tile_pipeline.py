@@ -32,12 +32,12 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from engine.tile_tracker import TileDoubt, TileEvent, TileSighting, TileTracker, TileTrackerOptions
 from engine.cards import PALETTES
+from engine.tile_tracker import TileDoubt, TileEvent, TileSighting, TileTracker, TileTrackerOptions
 from engine.tiles import TileRules
 from engine.zones import default_zones
 from rummyref.pipeline import MAX_TEXT, Inbox, Pipeline, make_calibrator
-from rummyref.tile_questions import ask
+from rummyref.tile_questions import ask, tile_overlay
 from rummyref.tile_replay import doubts as reading_doubts, sightings as reading_sightings
 
 log = logging.getLogger(__name__)
@@ -53,12 +53,10 @@ class TileFrameReading:
     ``reading`` (:class:`vision.tiles.reader.TableReading`, the tiles on the playing area) is None
     for a frame that was not read: the table moving, or not calibrated."""
 
-    frame_id: int
     reading: Any
     sightings: tuple[TileSighting, ...]
     doubts: tuple[TileDoubt, ...]
     still: bool
-    geometry: str
     calibration: Any = None
 
 
@@ -79,19 +77,18 @@ class TileTableReader:
         self.geometry = None
         """The newest :class:`vision.calibration.CalibrationReport` (None before the first frame)."""
 
-    def read(self, frame_id: int, image: np.ndarray) -> TileFrameReading:
+    def read(self, image: np.ndarray) -> TileFrameReading:
         report = self.geometry = self.calibrator.update(image)
         still = self.motion.update(image).still and report.usable
         if not still:
-            return TileFrameReading(frame_id, None, (), (), False, report.state)
+            return TileFrameReading(None, (), (), False)
         calibration = report.calibration
         reading = self.reader.read(image)
         on_table = [tile for tile in reading.tiles
                     if self.on_table(calibration.to_table([np.mean(tile.outline, axis=0)])[0])]
         reading = replace(reading, tiles=tuple(on_table))
         doubts = tuple(d for d in reading_doubts(reading, calibration) if d.place is None or self.on_table(d.place))
-        return TileFrameReading(frame_id, reading, reading_sightings(reading, calibration), doubts, True, report.state,
-                                calibration)
+        return TileFrameReading(reading, reading_sightings(reading, calibration), doubts, True, calibration)
 
     def on_table(self, point: Sequence[float]) -> bool:
         """Whether a point (table cm) lies on the playing area (:data:`OFF_TABLE_CM` of slack).
@@ -147,6 +144,12 @@ class TileRound:
             self.clearing = False
         return self.tracker.update(frame_id, sightings, still, doubts)
 
+    @property
+    def next_player(self) -> str:
+        """Whose turn comes next in the tracker's order (the round's first player before any turn)."""
+        tracker = self.tracker
+        return tracker.players[0] if self.current is None else tracker.players[(tracker.turn + 1) % len(self.players)]
+
     def turn_begins(self, player: str, frame_id: int) -> list[TileEvent]:
         """The dashboard says ``player``'s turn begins: the turn before ends and is judged."""
         if player == self.current:
@@ -156,10 +159,9 @@ class TileRound:
             if player != self.starter and not self.tracker.events:     # another player begins the round
                 self.starter, self.tracker = player, self._tracker(player)
             return []
-        expected = self.tracker.players[(self.tracker.turn + 1) % len(self.players)]
-        if player != expected:
+        if player != self.next_player:
             log.warning("the dashboard says %s's turn begins; after %s's turn the referee expected %s",
-                        player, self.tracker.player, expected)
+                        player, self.tracker.player, self.next_player)
         self.current = player
         return self.tracker.end_turn(frame_id)
 
@@ -218,7 +220,7 @@ class TileReferee:
     def frame(self, frame_id: int, image: np.ndarray) -> list[TileEvent]:
         """Read one frame; questions it raises go to the dashboard. Returns the tracker's events."""
         self.frame_id = frame_id
-        seen = self.last = self.reader.read(frame_id, image)
+        seen = self.last = self.reader.read(image)
         if seen.still:
             self._still = (image, seen)
         events = self.game.update(frame_id, seen.sightings, seen.still, seen.doubts)
@@ -229,7 +231,7 @@ class TileReferee:
         """The players' answers, taps on the turn clock and recorded rounds, in the order they were written
         (a round recorded, then the first tap of the next one)."""
         events = []
-        for kind, item in inbox.in_order:
+        for kind, item in inbox.items:
             if kind == "answer" and item[0] == self.game.hand:
                 events += self._record(self.game.confirm(item[1], item[2]))
             elif kind == "turn":
@@ -241,11 +243,9 @@ class TileReferee:
     def next_turn(self) -> list[TileEvent]:
         """The turn button: the next player's turn begins (the first press begins the round's first
         turn), written to the record so the dashboard's clock restarts, and the turn before is judged."""
-        game = self.game
-        player = game.tracker.players[0] if game.current is None else \
-            game.tracker.players[(game.tracker.turn + 1) % len(game.players)]
+        player = self.game.next_player
         self.recorder.turn(player)
-        return self._record(game.turn_begins(player, self.frame_id))
+        return self._record(self.game.turn_begins(player, self.frame_id))
 
     def _record(self, events: list[TileEvent]) -> list[TileEvent]:
         if not events:
@@ -264,14 +264,6 @@ class TileReferee:
             for event in rulings:
                 self.recorder.play({**ruling(event), "evidence": evidence})
         return events
-
-
-def tile_overlay(tile: Any) -> dict[str, Any]:
-    """A tile read (:class:`vision.tiles.reader.TileObservation`) as the evidence overlay draws it."""
-    outline = [[round(float(x), 1), round(float(y), 1)] for x, y in tile.outline]
-    centre = np.mean(outline, axis=0)
-    return {"card": tile.tile, "confidence": float(tile.confidence),
-            "corners": [[round(float(centre[0]), 1), round(float(centre[1]), 1)]], "outline": outline}
 
 
 class TilePipeline(Pipeline):
@@ -311,7 +303,8 @@ class TilePipeline(Pipeline):
         return None if profile is None else profile.name
 
     def _referee(self) -> TileReferee:
-        if self.referee is None or self.referee.recorder is not self.recorder:
+        """The referee, made once the worker has opened the record (its recorder)."""
+        if self.referee is None:
             self.referee = TileReferee(self.reader, self.session, self.recorder)
         return self.referee
 
@@ -328,15 +321,10 @@ class TilePipeline(Pipeline):
             else:
                 log.info("the %s button does nothing in tile Rummy", button)
 
-    def _process(self, frame_id: int, image: np.ndarray) -> None:
-        self.stats.frames += 1
-        self._last_image = image
+    def _read_frame(self, frame_id: int, image: np.ndarray) -> bool:
         referee = self._referee()
-        events = referee.frame(frame_id, image)
-        self._note_geometry(frame_id)
-        self.stats.read += referee.last.still
-        self._done(events)
-        self.on_frame(frame_id)
+        self._done(referee.frame(frame_id, image))
+        return referee.last.still
 
     def _done(self, events: list[TileEvent]) -> None:
         if events:

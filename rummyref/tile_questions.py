@@ -64,6 +64,15 @@ def mark(place: tuple[float, float], to_image: Any, size_cm: tuple[float, float]
     return [[round(float(u), 1), round(float(v), 1)] for u, v in np.asarray(corners)]
 
 
+def tile_overlay(tile: Any) -> dict[str, Any]:
+    """A tile read (``vision.tiles.reader.TileObservation``) as the evidence overlay draws it: its
+    outline, and its centre as the one point of a card's index corners."""
+    outline = [[round(float(x), 1), round(float(y), 1)] for x, y in tile.outline]
+    centre = np.mean(outline, axis=0)
+    return {"card": tile.tile, "confidence": float(tile.confidence),
+            "corners": [[round(float(centre[0]), 1), round(float(centre[1]), 1)]], "outline": outline}
+
+
 def ask(recorder: Any, turn: int, events: Sequence[TileEvent], image: np.ndarray, tiles: Sequence[Any],
         to_image: Any, tracker: TileTracker) -> int:
     """Propose the questions among ``events`` (of turn ``turn``) on the dashboard, with ``image`` (the
@@ -72,9 +81,7 @@ def ask(recorder: Any, turn: int, events: Sequence[TileEvent], image: np.ndarray
     questions = [e for e in events if e.needs_confirmation and e.kind in ("reading", "doubt")]
     if not questions:
         return 0
-    read = [{"card": t.tile, "confidence": float(t.confidence),
-             "corners": [[round(float(sum(p[0] for p in t.outline) / 4), 1), round(float(sum(p[1] for p in t.outline) / 4), 1)]],
-             "outline": [[round(float(x), 1), round(float(y), 1)] for x, y in t.outline]} for t in tiles]
+    read = [tile_overlay(t) for t in tiles]
     places = [{"name": f"#{e.seq}", "points": mark(e.position, to_image, tracker.options.tile_cm)}
               for e in questions if e.position is not None]
     evidence = recorder.snapshot(image, read, doubts=places)

@@ -16,7 +16,7 @@ import secrets
 import threading
 from typing import Any, Mapping
 
-from engine.cards import RAVENSBURGER, CardError, TilePalette, parse_card, parse_cards, parse_tile
+from engine.cards import RAVENSBURGER, CardError, TilePalette, parse_card, parse_cards, parse_tile, parse_tiles
 from webui import engine_adapter
 from webui.engine_adapter.base import seat_words
 from webui.engine_adapter import tournament as tournament_adapter
@@ -95,9 +95,8 @@ def check_tile_codes(value: Any, field: str, palette: TilePalette = RAVENSBURGER
     webui.events.InvalidInput: cards: malformed tile code '7R': colour '7' is not one of Y, G, B, R (ravensburger tiles)
     """
     _require(isinstance(value, (list, str)), field, "must be a list of tile codes or a space-separated string")
-    tokens = value.split() if isinstance(value, str) else value
     try:
-        return [str(parse_tile(token, palette)) for token in tokens]
+        return [str(tile) for tile in parse_tiles(value, palette)]
     except CardError as exc:
         raise InvalidInput(field, str(exc)) from None
 

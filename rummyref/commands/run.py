@@ -105,8 +105,8 @@ def run(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     if args.deck and args.game == "tiles":
-        print("rummyref run: --deck is a learned card deck; tile Rummy is read with the shipped tile reader",
-              file=sys.stderr)
+        print("rummyref run: --deck is a learned card deck; tile Rummy reads with the set taught by "
+              "`rummyref learn-tiles`, if any", file=sys.stderr)
         return 2
     first = args.dealer or (players[0] if args.game == "tiles" else players[1])
 

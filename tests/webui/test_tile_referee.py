@@ -194,7 +194,7 @@ def test_tile_faces_as_skin_coloured_as_a_hand_do_not_keep_the_table_from_being_
     cards = MotionDetector()
     assert [cards.update(image).still for _ in range(2)] == [False, False]     # a "hand" on the still table
     reader = TileTableReader(tile_reader, make_calibrator((80.0, 60.0), CORNERS, (1280, 960)), (80.0, 60.0))
-    first, second = reader.read(1, image), reader.read(2, image)
+    first, second = reader.read(image), reader.read(image)
     assert not first.still and second.still
     assert sorted(s.code for s in second.sightings) == sorted(code for code, _, _ in table)
 
