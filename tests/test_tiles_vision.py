@@ -399,6 +399,24 @@ def test_the_reader_looks_beyond_a_rows_end_for_tiles_its_blob_lost(reader):
     assert [code for row in short for _, code, _ in row if len(row) == 5] == ["R5", "R6", "R7", "R8", "R9"]
 
 
+def test_two_row_ends_reaching_into_one_gap_read_its_tile_once(reader):
+    """A row the finder split, a tile lost between its parts: both parts' ends look into the
+    same gap in the same round. The tile there is read once (before, each end took it: a tile
+    read twice, a wrong verdict with a sure table)."""
+    scene = render_tile_scene(np.random.default_rng(0), TileSceneParams(palette="ravensburger", fonts="heldout",
+                                                                        scattered=(0, 0), **CLEAN),
+                              [["R5", "R6", "R7", "R8", "R9"], ["B2", "G2", "Y2"]])
+    read = reader.with_palette(PALETTES["ravensburger"])
+    reading = read.read(scene.image)
+    run = [(_placed(o), o.tile, o.confidence) for o in reading.tiles if o.tile.startswith("R")]
+    assert [code for _, code, _ in run] == ["R5", "R6", "R7", "R8", "R9"]
+    split = [run[:2], run[3:]]                                          # R5 R6 | (R7 lost) | R8 R9
+    found = read._extend_rows(scene.image, split)
+    assert [code for row in split for _, code, _ in row].count("R7") == 1
+    lost = run[2][0]
+    assert len(found) == 1 and math.hypot(found[0].x - lost.x, found[0].y - lost.y) < 0.5 * lost.width
+
+
 def test_the_reader_reads_a_tile_at_a_patch_no_outline_explains(reader):
     """A tile where the outline finder left only a patch of face colour (here the end tile of
     a row) is read there, as the nearest tile lies; the bare table nearby reads as no tile."""

@@ -326,14 +326,19 @@ class TileReader:
                         frame, beyond[len(beyond) // 2], tile):
                     places[r, side] = beyond
             hits = iter(self._read_places(frame, [place for beyond in places.values() for place in beyond]))
-            going = []
+            best = []
             for (r, side), beyond in places.items():
                 tried = [(hit, place) for place, hit in zip(beyond, hits) if hit]     # beyond first: zip stops there
-                if not tried:
-                    if open_ends is not None:
-                        open_ends.append(beyond[len(beyond) // 2])
+                if tried:
+                    best.append(((r, side), *max(tried, key=lambda item: item[0][1])))
+                elif open_ends is not None:
+                    open_ends.append(beyond[len(beyond) // 2])
+            # Two rows' ends may reach into one gap in the same round (a row the finder split):
+            # the surer reading takes the place, the other end stops there.
+            going = []
+            for (r, side), hit, place in sorted(best, key=lambda item: -item[1][1]):
+                if any(math.hypot(place.x - t.x, place.y - t.y) < 0.5 * place.width for t in taken):
                     continue
-                hit, place = max(tried, key=lambda item: item[0][1])
                 rows[r].insert(len(rows[r]) if side else 0, (place, hit[0], hit[1]))
                 found.append(place)
                 taken.append(place)
