@@ -54,9 +54,10 @@ def detector_loss(raw: torch.Tensor, heat, weight, reg, mask) -> torch.Tensor:
 def colour_jitter(images: torch.Tensor, generator: torch.Generator) -> torch.Tensor:
     """Per-sample gain, offset and channel balance on 0..1 images (white balance, exposure)."""
     n = images.shape[0]
-    gain = torch.exp(torch.randn(n, 1, 1, 1, generator=generator) * 0.25)
-    balance = torch.exp(torch.randn(n, 3, 1, 1, generator=generator) * 0.08)
-    offset = torch.randn(n, 1, 1, 1, generator=generator) * 0.06
+    # Drawn on the CPU generator, then moved: the same draws whichever device trains.
+    gain = torch.exp(torch.randn(n, 1, 1, 1, generator=generator) * 0.25).to(images.device)
+    balance = torch.exp(torch.randn(n, 3, 1, 1, generator=generator) * 0.08).to(images.device)
+    offset = (torch.randn(n, 1, 1, 1, generator=generator) * 0.06).to(images.device)
     return ((images - 0.5) * gain * balance + 0.5 + offset).clamp(0, 1)
 
 
@@ -117,27 +118,34 @@ def train_detector(scenes: list[DetectorScene], steps: int, batch: int, seed: in
 
 def train_classifier(patches: np.ndarray, classes: np.ndarray, steps: int, batch: int, seed: int,
                      progress: Progress, num_classes: int = NUM_CLASSES,
-                     widths: tuple[int, int, int, int] | None = None, init: Path | None = None) -> IndexClassifier:
-    """Train the classifier from scratch, or fine-tune the exported one at ``init``."""
+                     widths: tuple[int, int, int, int] | None = None, init: Path | None = None,
+                     device: str = "cpu") -> IndexClassifier:
+    """Train the classifier from scratch, or fine-tune the exported one at ``init``.
+
+    ``device`` ("cpu", "cuda") only moves the arithmetic: batches and augmentation are drawn on
+    the CPU from the same seeded generators, and the model comes back on the CPU, ready to export.
+    """
     rng = np.random.default_rng(seed)
     generator = torch.Generator().manual_seed(seed)
     torch.manual_seed(seed)
     model = IndexClassifier(num_classes, widths) if widths else IndexClassifier(num_classes)
     if init is not None:
         load_onnx_weights(model, init, torch.zeros(1, 3, PATCH_SIZE, PATCH_SIZE))
+    model.to(device)
 
     def batch_loss(step: int) -> torch.Tensor:
         chosen = rng.integers(len(patches), size=batch)
-        images = torch.from_numpy(patches[chosen]).permute(0, 3, 1, 2).float() * (1.0 / 255.0)
+        images = torch.from_numpy(patches[chosen]).to(device).permute(0, 3, 1, 2).float() * (1.0 / 255.0)
         images = colour_jitter(images, generator)
         if step % 3 == 0:     # blur as a camera out of focus adds it
             images = F.avg_pool2d(images, 3, stride=1, padding=1, count_include_pad=False)
-        images = (images + torch.randn(images.shape, generator=generator) * 0.03).clamp(0, 1)
+        noise = torch.randn(images.shape, generator=generator).to(device)
+        images = (images + noise * 0.03).clamp(0, 1)
         logits, _ = model(images)
-        return F.cross_entropy(logits, torch.from_numpy(classes[chosen]), label_smoothing=0.05)
+        return F.cross_entropy(logits, torch.from_numpy(classes[chosen]).to(device), label_smoothing=0.05)
 
     _optimise(model, "classifier", steps, 3e-3, 5e-4, batch_loss, progress, every=100, fine_tune=init is not None)
-    return model
+    return model.cpu()
 
 
 def export_detector(model: IndexDetector, path: Path) -> None:

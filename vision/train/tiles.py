@@ -178,6 +178,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--keep-patches", action="store_true",
                         help="store the rendered patches next to the model and reuse them on the next run")
     parser.add_argument("--threads", type=int, default=2, help="torch threads and rendering workers (default 2)")
+    parser.add_argument("--device", default="cpu",
+                        help="where torch trains: cpu (default) or cuda; the data and its draws are the same on both")
     parser.add_argument("--init", type=Path, metavar="DIR",
                         help="fine-tune DIR's tiles-classifier.onnx (one network, not an ensemble) instead of training "
                              "from scratch (lower learning rate, batch-norm statistics frozen); needs --members 1")
@@ -225,6 +227,8 @@ def main(argv: list[str] | None = None) -> int:
         raise SystemExit(f"--init {args.init}: its {CLASSIFIER_FILE} joins {members_of(args.init / CLASSIFIER_FILE)} "
                          f"networks; --init fine-tunes one: take one out first with `python -m vision.train.ensemble "
                          f"{args.init / CLASSIFIER_FILE} --member 0 --out OTHER_DIR/{CLASSIFIER_FILE}`")
+    if args.device != "cpu" and not torch.cuda.is_available():
+        raise SystemExit(f"--device {args.device}: torch sees no GPU here; train with --device cpu")
     torch.set_num_threads(args.threads)
     started = time.monotonic()
     progress = timed_progress(started)
@@ -233,7 +237,7 @@ def main(argv: list[str] | None = None) -> int:
     extra_cuts = CONFUSION_CUTS if args.weigh_confusions else EXTRA_CUTS
     figures = {"seed": args.seed, "members": args.members, "training_tables": args.scenes, "hard_share": args.hard_share,
                "weigh_confusions": args.weigh_confusions, "patches": [],
-               "classifier_steps": args.classifier_steps, "batch": args.batch,
+               "classifier_steps": args.classifier_steps, "batch": args.batch, "device": args.device,
                "fine_tuned_from": str(args.init) if args.init else None}
     with tempfile.TemporaryDirectory() as scratch:
         members = []
@@ -245,7 +249,8 @@ def main(argv: list[str] | None = None) -> int:
             figures["patches"].append(int(len(patches)))
             classifier = train_classifier(patches, classes, args.classifier_steps, args.batch, seed, progress,
                                           NUM_CLASSES, CLASSIFIER_WIDTHS,
-                                          init=args.init / CLASSIFIER_FILE if args.init else None)
+                                          init=args.init / CLASSIFIER_FILE if args.init else None,
+                                          device=args.device)
             members.append(Path(scratch) / f"member{member}.onnx")
             export_classifier(classifier, members[-1], PATCH_HEIGHT, PATCH_WIDTH, expose=False)
             del patches, classes, classifier
