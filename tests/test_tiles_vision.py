@@ -690,8 +690,12 @@ def test_one_tiles_room_that_is_bare_table_is_no_doubt(reader, monkeypatch):
     scene = render_tile_scene(np.random.default_rng([549269009, 1]), TileSceneParams(palette="rummikub", **TURN_TABLE),
                               rows)
     read = reader.with_palette(PALETTES["rummikub"])
-    room = "one tile's room between the tiles at (393, 62) and (454, 57) in one line"
+
+    def rooms_there(doubts) -> list[str]:
+        """The room doubts between the tiles at about (390, 62) and (454, 57)."""
+        return [d for d in doubts if "room" in d and math.hypot(d.at[0] - 422, d.at[1] - 60) < 8]
+
     reading = read.read(scene.image)
-    assert room not in reading.doubts and not [d for d in reading.doubts if "room" in d]
+    assert not [d for d in reading.doubts if "room" in d]
     monkeypatch.setattr(TileReader, "_bare_table", lambda self, frame, points, tiles, around=None: set())
-    assert room in read.read(scene.image).doubts
+    assert len(rooms_there(read.read(scene.image).doubts)) == 1
