@@ -400,8 +400,65 @@ def make_calibrator(table_cm: tuple[float, float], corners: Sequence[Sequence[fl
 
 # --- the hands of a match ------------------------------------------------------------------
 
-class HandSession:
-    """The tracker of the hand being played; when a hand ends with a result, the next one starts
+class TrackedHands:
+    """What every game's session shares: the tracker of the hand (or round) being played, fed the
+    frames once the last hand is cleared from the table, the players' answers and the knock button.
+    Subclasses start each hand's tracker and say what a settled hand does (:meth:`_settle`)."""
+
+    hand: int
+    tracker: GinTracker
+    clearing: bool
+    ended: tuple[int, GinTracker] | None
+
+    def _cleared(self, sightings: Sequence[Sighting]) -> bool:
+        """Nothing of the last hand shows: no card in a player's area, no face-down discard."""
+        seats, pile = set(self.tracker.seat_zones), self.tracker.discard_zone
+        return not any(s.zone in seats or (s.zone == pile and s.code == BACK) for s in sightings)
+
+    @property
+    def waiting(self) -> bool:
+        """The hand is over but has no result: the players must record it."""
+        return self.tracker.phase == "over"
+
+    def update(self, frame_id: int, sightings: Sequence[Sighting], still: bool) -> list[Event]:
+        if self.clearing:
+            if not (still and self._cleared(sightings)):
+                return []
+            self.clearing = False
+        return self._settle(self.tracker.update(frame_id, sightings, still))
+
+    def confirm(self, seq: int, code: str) -> list[Event]:
+        """The players' answer to question ``seq``; an answer the tracker no longer waits for (the card
+        was covered or taken first) is logged and dropped, never fatal."""
+        try:
+            return self._settle(self.tracker.confirm(seq, code))
+        except TrackerError as error:
+            log.warning("answer %s to question #%d not used: %s", code, seq, error)
+            return []
+
+    def press_knock(self, frame_id: int) -> list[Event]:
+        """The knock button: a knock by the player to move."""
+        player = self.tracker.players[self.tracker.turn.player]
+        return self._settle(self.tracker.press_knock(player, frame_id))
+
+    def _settle(self, events: list[Event]) -> list[Event]:
+        raise NotImplementedError
+
+    @staticmethod
+    def _settled(events: Sequence[Event]) -> Event | None:
+        """The event that ends the hand with a result the tracker is sure of, if any."""
+        return next((e for e in events if e.kind == "hand_end" and not e.needs_confirmation
+                     and (e.result is not None or e.penalties is not None)), None)
+
+    def owner(self, events: Sequence[Event]) -> tuple[int, GinTracker]:
+        """The hand (number, tracker) that committed ``events``: the one just ended if they end it."""
+        if self.ended is not None and self._settled(events) is not None:
+            return self.ended
+        return self.hand, self.tracker
+
+
+class HandSession(TrackedHands):
+    """The tracker of the Gin hand being played; when a hand ends with a result, the next one starts
     with the dealer the match rules name (the loser deals, the same dealer after no game).
 
     A hand that ends without a result the tracker could settle stays open (``waiting``): the
@@ -438,37 +495,6 @@ class HandSession:
             tracker.named, tracker.misread = self.tracker.named, self.tracker.misread
         return tracker
 
-    def _cleared(self, sightings: Sequence[Sighting]) -> bool:
-        """Nothing of the last hand shows: no card in a player's area, no face-down discard."""
-        seats, pile = set(self.tracker.seat_zones), self.tracker.discard_zone
-        return not any(s.zone in seats or (s.zone == pile and s.code == BACK) for s in sightings)
-
-    @property
-    def waiting(self) -> bool:
-        """The hand is over but has no result: the players must record it."""
-        return self.tracker.phase == "over"
-
-    def update(self, frame_id: int, sightings: Sequence[Sighting], still: bool) -> list[Event]:
-        if self.clearing:
-            if not (still and self._cleared(sightings)):
-                return []
-            self.clearing = False
-        return self._settle(self.tracker.update(frame_id, sightings, still))
-
-    def confirm(self, seq: int, code: str) -> list[Event]:
-        """The players' answer to question ``seq``; an answer the tracker no longer waits for (the card
-        was covered or taken first) is logged and dropped, never fatal."""
-        try:
-            return self._settle(self.tracker.confirm(seq, code))
-        except TrackerError as error:
-            log.warning("answer %s to question #%d not used: %s", code, seq, error)
-            return []
-
-    def press_knock(self, frame_id: int) -> list[Event]:
-        """The knock button: a knock by the player to move."""
-        player = self.players[self.tracker.turn.player]
-        return self._settle(self.tracker.press_knock(player, frame_id))
-
     def hand_recorded(self, result: HandScore) -> None:
         """A hand the players recorded themselves ends the open hand."""
         self.match = self.match.record(result)
@@ -482,19 +508,12 @@ class HandSession:
             self.tracker = self._next_tracker()
 
     def _settle(self, events: list[Event]) -> list[Event]:
-        end = next((e for e in events if e.kind == "hand_end" and e.result is not None and not e.needs_confirmation), None)
+        end = self._settled(events)
         if end is not None and not self.match.finished:
             self.match = self.match.record(end.result)
             self.ended = (self.hand, self.tracker)
             self.tracker = self._next_tracker()
         return events
-
-    def owner(self, events: Sequence[Event]) -> tuple[int, GinTracker]:
-        """The hand (number, tracker) that committed ``events``: the one just ended if they end it."""
-        if self.ended is not None and any(e.kind == "hand_end" and e.result is not None and not e.needs_confirmation
-                                          for e in events):
-            return self.ended
-        return self.hand, self.tracker
 
 
 def event_json(event: Event, hand: int) -> dict[str, Any]:
@@ -626,6 +645,8 @@ class Recorder:
 
     def _record_one(self, event: Event, hand: int, tracker: GinTracker, evidence: str | None) -> int:
         detail = event.detail[:MAX_TEXT]
+        if event.needs_confirmation and event.kind == "move":     # Wiener: which move a player made, or who knocked
+            return self.propose(hand, event.seq, detail, list(event.candidates), evidence)
         if event.needs_confirmation and event.kind == "reading":
             prompt = f"Which card is this? {detail}"[:MAX_TEXT]
             choices = reading_choices(event)
@@ -637,9 +658,11 @@ class Recorder:
             return self.propose(hand, event.seq, prompt, choices, evidence)
         if event.kind == "discard":
             written = self._write("discard", {"player": event.player, "card": event.cards[0]})
-            turn = next(p for p in tracker.players if p != event.player)
-            self._write("table", {"stock_count": event.stock, "turn": turn})
+            seat = tracker.players.index(event.player)
+            self._write("table", {"stock_count": event.stock, "turn": tracker.players[(seat + 1) % len(tracker.players)]})
             return bool(written)
+        if event.kind == "hand_end" and event.penalties is not None and not event.needs_confirmation:
+            return self._record_round(tracker, detail, evidence)
         if event.kind == "hand_end" and event.result is not None and not event.needs_confirmation:
             knocker = None if tracker.knocker is None else tracker.players[tracker.knocker]
             result = {"kind": event.result.kind, "winner": event.result.winner, "knocker": knocker,
@@ -652,6 +675,23 @@ class Recorder:
         return bool(self._write("play", {"kind": event.kind, "player": event.player, "cards": list(event.cards),
                                          "melds": [list(m) for m in event.melds], "flagged": event.flagged,
                                          "detail": detail, "evidence": evidence}))
+
+    def _record_round(self, tracker: GinTracker, detail: str, evidence: str | None) -> int:
+        """A Wiener round the tracker settled, recorded the way the dashboard scores one: from the
+        cards each player laid out, settled by the engine (:func:`webui.events.score_hand`)."""
+        from webui.events import InvalidInput, score_hand
+
+        laid = {event.player: [c for meld in event.melds for c in meld] + list(event.cards)
+                for event in tracker.events if event.kind == "layout"}
+        form = {"hands": laid, "knocker": tracker.players[tracker.knocker], "dealer": tracker.dealer}
+        try:
+            score_hand(self.store, self.match_id, form, self.actor, evidence=evidence)
+        except InvalidInput as error:
+            log.warning("the record refused the round: %s", error)
+            self._write("play", {"kind": "irregularity", "flagged": True, "evidence": evidence,
+                                 "detail": f"round not recorded ({detail}): {error}; record it by hand"[:MAX_TEXT]})
+            return 0
+        return 1
 
     def _write_and_tell(self, kind: str, payload: dict[str, Any]) -> bool:
         """Write one event and, where the record took it, tell the dashboard; returns whether it did."""
@@ -695,7 +735,7 @@ class Recorder:
                 inbox.items.append(("answer", (hand, seq, event.payload["choice"])))
             elif event.kind == "hand_recorded" and event.actor != self.actor:
                 result = event.payload["result"]
-                points = result["points"]   # Gin: the winner's; tile Rummy: every player's
+                points = result.get("points")   # Gin: the winner's; tile Rummy: every player's; Wiener: none
                 inbox.items.append(("hand", HandScore(result.get("winner"), points, result["kind"])
                                     if isinstance(points, int) else result))
             elif event.kind == "table" and "turn" in event.payload and event.actor != self.actor:
@@ -728,7 +768,8 @@ class PipelineConfig:
     """
 
     camera: str
-    players: tuple[str, str]
+    players: tuple[str, ...]
+    """Gin: two; Wiener Rummy: 2-6 and tile Rummy: 2-4, in seat order clockwise."""
     first_dealer: str | None = None
     rules: GinRules = GinRules()
     zones: ZoneMap | None = None
@@ -911,8 +952,16 @@ class Pipeline:
         for hand, seq, card in inbox.answers:
             if hand == self.session.hand:
                 self._commit(self.session.confirm(seq, card), None)
-        for result in inbox.hands:
+        self._hands_recorded(inbox.hands)
+
+    def _hands_recorded(self, results: list[Any]) -> None:
+        """Hands the players recorded themselves end the open hand (Gin: the session keeps the match)."""
+        for result in results:
             self.session.hand_recorded(result)
+
+    def _hand_undone(self) -> None:
+        """The undo button voided the last hand in the record."""
+        self.session.undo()
 
     def _take_buttons(self) -> None:
         while True:
@@ -923,7 +972,7 @@ class Pipeline:
             if button == "knock":
                 self._commit(self.session.press_knock(self.stats.frames), None)
             elif button == "undo" and self.recorder.void_last_hand("undo button"):
-                self.session.undo()
+                self._hand_undone()
 
     def _process(self, frame_id: int, image: np.ndarray) -> None:
         self.stats.frames += 1

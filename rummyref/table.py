@@ -37,10 +37,13 @@ class Table:
     def pipeline(self, config: Any, *, on_camera: Callable[[Any], None] = lambda status: None,
                  on_events: Callable[[list], None] = lambda events: None, game: str = "gin", **options: Any) -> Any:
         """A :class:`~rummyref.pipeline.Pipeline` writing into this match (``game`` ``tiles``: a
-        :class:`~rummyref.tile_pipeline.TilePipeline`), shown on the dashboard's camera page; every event
+        :class:`~rummyref.tile_pipeline.TilePipeline`; ``wiener``: a
+        :class:`~rummyref.wiener_pipeline.WienerPipeline`), shown on the dashboard's camera page; every event
         and camera state is printed."""
         if game == "tiles":
             from rummyref.tile_pipeline import TilePipeline as Pipeline
+        elif game == "wiener":
+            from rummyref.wiener_pipeline import WienerPipeline as Pipeline
         else:
             from rummyref.pipeline import Pipeline
 

@@ -76,10 +76,20 @@ def check_player(state: MatchState, name: Any, field: str) -> str:
     return name
 
 
-def check_card_codes(value: Any, field: str) -> list[str]:
+def check_card_codes(value: Any, field: str, decks: int = 1, jokers: int = 0) -> list[str]:
+    """Card codes of ``decks`` decks with ``jokers`` jokers (Wiener Rummy: two and two), as a list
+    or a space-separated string.
+
+    >>> check_card_codes("7H JK 7H", "cards", decks=2, jokers=2)
+    ['7H', 'JK', '7H']
+    >>> check_card_codes("7H 7H", "cards")
+    Traceback (most recent call last):
+    ...
+    webui.events.InvalidInput: cards: duplicate card '7H': 7H appears 2 times, but a one-deck game holds it once
+    """
     _require(isinstance(value, (list, str)), field, "must be a list of card codes or a space-separated string")
     try:
-        return [str(card) for card in parse_cards(value)]
+        return [str(card) for card in parse_cards(value, decks=decks, jokers=jokers)]
     except CardError as exc:
         raise InvalidInput(field, str(exc)) from None
 
@@ -240,6 +250,8 @@ def check_event(store: EventStore, state: MatchState, kind: str, payload: Any, s
         if state.game == "tiles":
             palette = tile_set(state)
             kinds, codes = TILE_PLAY_KINDS, lambda value, field: check_tile_codes(value, field, palette)
+        elif state.game == "wiener":     # two decks with jokers
+            kinds, codes = PLAY_KINDS, lambda value, field: check_card_codes(value, field, decks=2, jokers=2)
         else:
             kinds, codes = PLAY_KINDS, check_card_codes
         _require(p.get("kind") in kinds, "kind", f"must be one of {', '.join(kinds)}")
@@ -331,13 +343,15 @@ def create_match(store: EventStore, payload: Mapping[str, Any], actor: str) -> E
     return store.append(secrets.token_hex(4), "match_created", clean, actor)
 
 
-def score_hand(store: EventStore, match_id: str, form: Mapping[str, Any], actor: str, correcting: int | None = None) -> Event:
+def score_hand(store: EventStore, match_id: str, form: Mapping[str, Any], actor: str, correcting: int | None = None,
+               evidence: str | None = None) -> Event:
     """Record a hand from the cards (or tiles) each player showed: the engine settles it.
 
     ``form`` holds ``hands`` (player -> codes) and, as the game needs, ``knocker`` (one table),
     ``knockers`` (a list, one per partnership table), ``winner`` (tile Rummy; none: a draw),
     ``upcard`` (Oklahoma) and ``dealer``. With ``correcting`` the result replaces that hand's
-    (a ``hand_corrected`` event), settled at the table as it was then.
+    (a ``hand_corrected`` event), settled at the table as it was then. ``evidence``: the snapshot
+    the camera settled the hand on (the camera referee's rounds).
     """
     state = replay(store.events(match_id))
     game = engine_adapter.form(state.game)
@@ -360,7 +374,7 @@ def score_hand(store: EventStore, match_id: str, form: Mapping[str, Any], actor:
         payload = {"hand": correcting, "input": hand_input, "result": result,
                    "reason": form.get("reason") or "cards corrected by hand"}
         return record(store, match_id, "hand_corrected", payload, actor, settled=True)
-    payload = {"dealer": dealer, "input": hand_input, "result": result}
+    payload = {"dealer": dealer, "input": hand_input, "result": result, "evidence": evidence}
     return record(store, match_id, "hand_recorded", payload, actor, settled=True)
 
 

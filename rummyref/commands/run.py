@@ -18,17 +18,18 @@ def register(subparsers) -> None:
     )
     parser.add_argument("--camera", required=True,
                         help="camera: picamera2:0, usb:0, http://phone:8080/video, rtsp://..., file:game.mp4, dir:frames/")
-    parser.add_argument("--game", default="gin", choices=["gin", "tiles"],
-                        help="the game on the table: Gin Rummy, or tile Rummy (002; a turn ends "
-                        "when the players tap on the dashboard's turn clock whose turn begins, or press the knock "
-                        "button)")
+    parser.add_argument("--game", default="gin", choices=["gin", "wiener", "tiles"],
+                        help="the game on the table: Gin Rummy, Knock/Wiener Rummy (001: two decks with jokers, 2-6 "
+                        "players), or tile Rummy (002; a turn ends when the players tap on the dashboard's turn clock "
+                        "whose turn begins, or press the knock button)")
     parser.add_argument("--tiles", default="ravensburger", choices=["ravensburger", "rummikub"],
                         help="tile Rummy: the tile set (Ravensburger: yellow, green, blue, red; Rummikub style: black, "
                         "blue, orange, red)")
-    parser.add_argument("--players", required=True, help='the players, comma-separated: "Ann,Ben" (Gin: two; tile '
-                        'Rummy: 2-4, in seat order clockwise)')
-    parser.add_argument("--dealer", help="Gin: who deals the first hand (default: the second player); tile Rummy: who "
-                        "begins the first round (default: the first player)")
+    parser.add_argument("--players", required=True, help='the players, comma-separated: "Ann,Ben" (Gin: two; Wiener '
+                        'Rummy: 2-6 and tile Rummy: 2-4, in seat order clockwise)')
+    parser.add_argument("--dealer", help="Gin: who deals the first hand (default: the second player); Wiener Rummy: who "
+                        "deals the first round (default: the first player); tile Rummy: who begins the first round "
+                        "(default: the first player)")
     parser.add_argument("--data", type=Path, default=Path("data"), help="folder of the game record and snapshots")
     parser.add_argument("--host", default="0.0.0.0", help="address to serve the dashboard on")
     parser.add_argument("--port", type=int, default=8000, help="TCP port of the dashboard")
@@ -37,13 +38,17 @@ def register(subparsers) -> None:
     parser.add_argument("--deck", metavar="NAME", help="read with a deck learned on the dashboard's deck page or by "
                         "`rummyref learn-deck` (default: the shipped recognizer)")
     parser.add_argument("--frame-size", default="1280x720", help="frame size asked of the camera (picamera2, USB)")
-    parser.add_argument("--table-cm", default="80x60", help="width x height of the playing area between the markers, cm")
+    parser.add_argument("--table-cm", help="width x height of the playing area between the markers, cm (default: "
+                        "80x60 for Gin and tile Rummy, 100x80 for Wiener Rummy's 2-6 seats)")
     parser.add_argument("--corners", help="without markers: the table's four image corners as JSON "
                         "[[x,y],...] clockwise from top left (a moved camera then goes unnoticed); default: the "
                         "corners last tapped on the dashboard's camera page, else the markers")
     parser.add_argument("--gpio", default="off", help='GPIO buttons and LED, e.g. "knock=17,undo=27,led=22" or "on" '
                         '(the defaults) or "off"')
     parser.set_defaults(run=run)
+
+
+MOST_PLAYERS = {"gin": 2, "wiener": 6, "tiles": 4}
 
 
 def parse_size(text: str, what: str) -> tuple[float, float]:
@@ -87,9 +92,9 @@ def parse_corners(text: str) -> tuple[tuple[float, float], ...]:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        players = parse_players(args.players, 4 if args.game == "tiles" else 2)
+        players = parse_players(args.players, MOST_PLAYERS[args.game])
         frame_w, frame_h = parse_size(args.frame_size, "--frame-size")
-        table_cm = parse_size(args.table_cm, "--table-cm")
+        table_cm = parse_size(args.table_cm or ("100x80" if args.game == "wiener" else "80x60"), "--table-cm")
         corners = parse_corners(args.corners) if args.corners else None
     except argparse.ArgumentTypeError as error:
         print(f"rummyref run: {error}", file=sys.stderr)
@@ -108,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
         print("rummyref run: --deck is a learned card deck; tile Rummy reads with the set taught by "
               "`rummyref learn-tiles`, if any", file=sys.stderr)
         return 2
-    first = args.dealer or (players[0] if args.game == "tiles" else players[1])
+    first = args.dealer or (players[1] if args.game == "gin" else players[0])
 
     from hardware.cameras import CameraUrlError, parse_camera_url
     from hardware.gpio import GpioConfig, open_gpio
@@ -148,7 +153,7 @@ def run(args: argparse.Namespace) -> int:
         tapped = stored_corners(table.store)
         corners = tuple(map(tuple, tapped["corners"])) if tapped else None
         corners_size = tuple(tapped["size"]) if tapped else None
-    if deck is None and args.game == "gin":
+    if deck is None and args.game != "tiles":
         print("WARNING: no deck learned (--deck): the shipped recognizer reads some decks' small indices wrongly "
               "and surely (a 5 as a 6); teach it yours first with `rummyref learn-deck` or the dashboard's deck page",
               flush=True)
