@@ -827,6 +827,7 @@ class Pipeline:
         self.grabber = None
         self._last_image: np.ndarray | None = None
         self._new_corners: list[tuple[Sequence[Sequence[float]] | None, tuple[int, int] | None]] = []
+        self._corners_in_use = (config.corners, config.corners_size)
         self._geometry_changes: deque[dict[str, Any]] = deque(maxlen=GEOMETRY_CHANGES_KEPT)
         self._worker = threading.Thread(target=self._run, name="pipeline-worker", daemon=True)
         self.finished = threading.Event()
@@ -863,6 +864,15 @@ class Pipeline:
         """Read the table through these four image corners, tapped on a frame of ``size``, from now on
         (None: from the markers again)."""
         self._new_corners.append((corners, size))  # list.append is atomic: the worker takes it up
+        self._corners_in_use = (corners, size)
+
+    def corners_in_use(self) -> dict[str, Any] | None:
+        """The corners set by hand the table is read through (``run --corners``, or tapped on the
+        camera page), as the camera page shows them; None: the markers."""
+        corners, size = self._corners_in_use
+        if corners is None:
+            return None
+        return {"corners": [[float(x), float(y)] for x, y in corners], "size": list(size) if size else None}
 
     @property
     def deck_name(self) -> str | None:

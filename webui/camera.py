@@ -52,6 +52,10 @@ class TableCamera(Protocol):
     def geometry_status(self) -> dict[str, Any] | None:
         """The calibration as the referee reads it (``state``, ``message``, ``changes``), or None."""
 
+    def corners_in_use(self) -> dict[str, Any] | None:
+        """The table corners set by hand that the referee reads through now (``corners``, and ``size``:
+        the frame size they were tapped on, None for the camera's own), or None: the markers."""
+
     @property
     def deck_name(self) -> str | None:
         """The learned deck the recognizer reads with, or None: the shipped recognizer alone."""

@@ -43,12 +43,18 @@ def _image():
     return camera, image
 
 
+def _corners(camera, store) -> dict | None:
+    """The corners set by hand that count: those the referee reads through (``run --corners``, or
+    tapped here), else those last tapped here (no referee running)."""
+    return (camera.corners_in_use() if camera is not None else None) or table_camera.stored_corners(store)
+
+
 def _page(status: int = 200, **context):
     store = get_store()
     camera = _camera()
     context.update(has_camera=camera is not None, deck=camera.deck_name if camera is not None else None,
                    reads=camera.reads if camera is not None else None,
-                   corners=table_camera.stored_corners(store), history=table_camera.corner_history(store))
+                   corners=_corners(camera, store), history=table_camera.corner_history(store))
     return render_template("camera.html", **context), status
 
 
@@ -66,7 +72,7 @@ def frame():
 @bp.get("/camera/view.json")
 def view():
     camera, image = _image()
-    view = table_camera.calibration_view(image, camera.zones, table_camera.stored_corners(get_store()))
+    view = table_camera.calibration_view(image, camera.zones, _corners(camera, get_store()))
     # what the referee itself made of its frames, with the moves it noticed: the view above only
     # says what this one frame shows
     view["referee"] = camera.geometry_status()

@@ -70,6 +70,8 @@ class RenderedCamera:
         self.geometry: dict | None = None
         self.deck_name: str | None = None
         self.reads = "cards"
+        self.corners_given: dict | None = None
+        """Corners the referee was started with (``run --corners``)."""
 
     def latest_image(self):
         return self.image
@@ -80,6 +82,9 @@ class RenderedCamera:
 
     def geometry_status(self):
         return self.geometry
+
+    def corners_in_use(self):
+        return self.corners_given
 
 
 def without_markers(image):

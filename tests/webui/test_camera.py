@@ -108,6 +108,17 @@ def test_corners_set_by_hand_are_recorded_handed_to_the_camera_and_used(camera_a
     assert "corners set by hand" in page and "Back to the markers" in page and "corners set</span>" in page
 
 
+def test_the_page_shows_the_corners_the_referee_was_started_with(camera_app, camera):
+    """``run --corners``: nothing tapped here, the referee reads through the corners it was given."""
+    camera.image = without_markers(camera.image)
+    camera.corners_given = {"corners": [[float(x), float(y)] for x, y in CORNERS], "size": None}
+    client = camera_app.test_client()
+    view = client.get("/camera/view.json").json
+    assert view["state"] == "manual" and view["usable"] and view["corners"] == camera.corners_given["corners"]
+    page = client.get("/camera").text
+    assert "corners set by hand" in page and "rummyref run --corners" in page
+
+
 def test_back_to_the_markers_is_recorded_and_keeps_the_audit_trail(camera_app, camera):
     client = camera_app.test_client()
     post_corners(client, CORNERS)
@@ -203,6 +214,13 @@ def test_corners_tapped_on_a_bigger_frame_are_scaled_to_the_camera(tmp_path, tab
     status = pipeline.geometry_status()
     assert status["state"] == "manual" and "scaled to 640x360" in status["message"]
     assert pipeline.stats.read >= 1
+
+
+def test_the_pipeline_says_which_corners_it_reads_through(tmp_path, table_frame, recognizer):
+    pipeline = run_pipeline(tmp_path, [without_markers(table_frame)] * 2, recognizer, corners=tuple(map(tuple, CORNERS)))
+    assert pipeline.corners_in_use() == {"corners": [[float(x), float(y)] for x, y in CORNERS], "size": None}
+    pipeline.use_corners(None)
+    assert pipeline.corners_in_use() is None
 
 
 def test_corners_tapped_on_another_view_are_not_used(tmp_path, table_frame, recognizer):
