@@ -9,8 +9,10 @@ from dataclasses import replace
 import pytest
 
 from engine.simulate_wiener import simulate_wiener
-from rummyref.pipeline import PipelineConfig
+from rummyref.pipeline import PipelineConfig, Recorder
 from rummyref.wiener_pipeline import TABLE_CM, WienerPipeline, referee_simulated_round
+from tests.webui.support import PIN
+from tests.webui.test_browser import http_post
 from webui.events import create_match, score_hand, standing
 from webui.state import replay
 from webui.store import EventStore
@@ -115,3 +117,31 @@ def test_run_refuses_what_wiener_rummy_does_not_take(arguments, complaint, tmp_p
 
     assert main(["run", "--camera", "dir:frames", "--data", str(tmp_path), *arguments]) == 2
     assert complaint in capsys.readouterr().err
+
+
+def test_a_move_question_is_tapped_in_chromium_and_the_referee_commits_the_move(app, server, phone, store) -> None:
+    """Two decks: two aces of spades may lie on the pile, so the referee asks which move was made;
+    the answer, words not a card, is a button on the hand page, and the move it names is committed."""
+    game = simulate_wiener(12, players=3)
+    match_id = http_post(server, "/api/matches", {"game": "wiener", "players": list(game.players),
+                                                  "first_dealer": game.dealer})["match_id"]
+    config = PipelineConfig(camera="dir:none", players=game.players, first_dealer=game.dealer, table_cm=TABLE_CM)
+    pipeline = WienerPipeline(config, lambda: store, match_id)
+    pipeline.recorder = Recorder(store, match_id)
+    for frame in game.frames:
+        pipeline._commit(pipeline.session.update(frame.frame_id, frame.sightings, frame.still), None)
+        if replay(store.events(match_id)).pending_readings:
+            break
+    (question,) = replay(store.events(match_id)).pending_readings
+    assert question.choices == ["Cleo discarded AS", "nothing moved"]
+    before = [(e.payload["player"], e.payload["card"]) for e in store.events(match_id) if e.kind == "discard"]
+    assert before[-1] == ("Ben", "AS")     # the other deck's ace of spades lies under it
+
+    phone.goto(f"{server}/m/{match_id}/hand")
+    assert "Cleo discarded AS or nothing moved?" in phone.locator(".confirm .prompt").inner_text()
+    phone.fill('.confirm input[name="pin"]', PIN)
+    phone.click('.confirm button[value="Cleo discarded AS"]')
+    phone.wait_for_url(f"{server}/m/{match_id}/hand")
+    pipeline._take_record(pipeline.recorder.inbox())
+    discards = [(e.payload["player"], e.payload["card"]) for e in store.events(match_id) if e.kind == "discard"]
+    assert discards == before + [("Cleo", "AS")]
