@@ -170,6 +170,9 @@ def run(args: argparse.Namespace) -> int:
     if args.game == "tiles":
         print("tile Rummy: tap whose turn begins on the dashboard's turn clock; each tap ends the turn before it, "
               "which the referee then judges", flush=True)
+    elif args.game == "wiener":
+        print("Wiener Rummy: each round is settled from the layouts after the knock and recorded; answer the "
+              "referee's questions on the dashboard, and record there any round it cannot settle", flush=True)
     try:
         pipeline = table.pipeline(pipeline_config, on_camera=lambda status: panel.show_camera_state(status.state),
                                   game=args.game)

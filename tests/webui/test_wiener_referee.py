@@ -99,7 +99,7 @@ def test_run_referees_wiener_rummy_for_three_players(round_frames, tmp_path) -> 
     data = tmp_path / "data"
     output = run_until_sigterm(["--game", "wiener", "--camera", f"dir:{folder}?fps=2", "--players", "Ann,Ben,Cleo"],
                                data, "Cleo")
-    assert "loading the recognizer" in output and "no deck learned" in output
+    assert "loading the recognizer" in output and "no deck learned" in output and "settled from the layouts" in output
     store = EventStore(data / "record.sqlite3")
     (match_id,) = store.match_ids()
     state = replay(store.events(match_id))
