@@ -31,7 +31,7 @@ usage() {
     cat <<USAGE
 options:
   --camera URL      camera for the service (default $camera; see hardware/README.md)
-  --game NAME       game for the service: gin or tiles (default $game)
+  --game NAME       game for the service: gin, wiener or tiles (default $game)
   --players LIST    comma-separated player names (default "$players")
   --port N          dashboard port (default $port)
   --user NAME       account the service runs as (default: the one running sudo, else pi)
