@@ -178,8 +178,9 @@ def test_the_camera_page_of_a_tile_referee_speaks_of_tiles(app, photos, tile_rea
     assert client.get("/camera/view.json").status_code == 503        # no frame yet
     assert pipeline.start().wait(timeout=30)
     pipeline.stop()
-    view = client.get("/camera/view.json")       # the page's own calibration: from markers or corners tapped on it
-    assert view.status_code == 200 and view.json["state"] == "uncalibrated" and view.json["zones"] == []
+    view = client.get("/camera/view.json")       # through the corners the referee was given, as it reads
+    assert view.status_code == 200 and view.json["state"] == "manual" and view.json["usable"]
+    assert view.json["corners"] == [list(corner) for corner in CORNERS]
 
 
 def test_tile_faces_as_skin_coloured_as_a_hand_do_not_keep_the_table_from_being_read(tile_reader) -> None:
