@@ -229,6 +229,12 @@ def _camera(state: MatchState, event: Event) -> None:
 
 def _play(state: MatchState, event: Event) -> None:
     state.plays.append(dict(event.payload))
+    payload = event.payload
+    if payload.get("kind") == "pickup" and payload.get("cards"):
+        # The card taken leaves the pile: the newest discard of it still lying there
+        lying = [d for d in state.discards if d["card"] == payload["cards"][0] and "taken_by" not in d]
+        if lying:
+            lying[-1]["taken_by"] = payload.get("player")
 
 
 _APPLY = {

@@ -62,6 +62,17 @@ def test_hand_page_shows_discards_stock_turn_and_readings(client, match_id):
     assert 'name="pin"' in page.text  # a locked phone is asked for the PIN in the form
 
 
+def test_a_discard_taken_from_the_pile_is_shown_taken_and_the_card_under_it_is_the_top(client, match_id):
+    post_event(client, match_id, "discard", {"player": "Ben", "card": "QD"})
+    post_event(client, match_id, "discard", {"player": "Ann", "card": "7S"})
+    post_event(client, match_id, "play", {"kind": "pickup", "player": "Ben", "cards": ["7S"]})
+    page = text(client.get(f"/m/{match_id}/hand"))
+    taken = re.search(r'<div class="discard taken"[^>]*>(.*?)</div>\s', page, re.S)
+    assert taken and 'data-card="7S"' in taken.group(1) and "Ann → Ben" in taken.group(1)
+    top = re.search(r'<div class="discard top">(.*?)</div>\s', page, re.S)
+    assert top and 'data-card="QD"' in top.group(1)
+
+
 def test_live_parts_render_and_unknown_parts_404(client, match_id):
     assert client.get(f"/m/{match_id}/part/scoreboard").status_code == 200
     assert client.get(f"/m/{match_id}/part/hand").status_code == 200
