@@ -2,7 +2,7 @@
 
 Each simulated round (:func:`engine.simulate_wiener.simulate_wiener`, its table readings: no photos,
 which ``rummyref replay --game wiener --render`` measures) goes through
-:func:`rummyref.wiener_pipeline.referee_simulated_round`: the Wiener pipeline's session, a real match
+:func:`rummyref.simulated_replay.referee_simulated_round`: the Wiener pipeline's session, a real match
 record, the questions proposed on the dashboard and answered there by the simulated players from
 the true table, the round settled from the layouts by the dashboard's scoring, the next round
 seated from the record.
@@ -25,7 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine.simulate_wiener import simulate_wiener  # noqa: E402
-from rummyref.wiener_pipeline import referee_simulated_round  # noqa: E402
+from rummyref.simulated_replay import referee_simulated_round  # noqa: E402
 from vision.recognizer import Recognizer  # noqa: E402
 from webui.store import EventStore  # noqa: E402
 

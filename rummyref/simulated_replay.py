@@ -422,3 +422,50 @@ def replay_wiener(seeds: Iterable[int], players: int = 4, answer: bool = True,
                "events_equal": [e.key() for e in committed] == [e.key() for e in game.truth],
                "rummy": any(e.melds and not e.cards for e in laid),
                "jokers_laid": sum(c == "JK" for e in laid for c in e.cards + tuple(c for m in e.melds for c in m))}
+
+
+def referee_simulated_round(store: Any, game: Any, recognizer: Any = None) -> tuple[Any, dict[str, Any]]:
+    """A simulated Wiener round (:func:`engine.simulate_wiener.simulate_wiener`) refereed as ``run --game
+    wiener`` does it (:class:`~rummyref.wiener_pipeline.WienerPipeline`), from its table readings on: a new match in ``store``, every frame through the
+    pipeline's session, what it commits written to the record, each question it proposes answered
+    there from the table as the players would (a question whose true answer the dashboard does not
+    offer stays open). Returns the pipeline and the round's figures: the penalties recorded against
+    the truth (``agree``; ``wrong``: a recorded result that is not the truth), the questions
+    proposed and answered, the discards recorded against the true ones.
+    """
+    from rummyref.pipeline import PipelineConfig, Recorder, reading_id
+    from rummyref.wiener_pipeline import TABLE_CM, WienerPipeline
+    from webui.events import create_match, record
+    from webui.state import replay
+
+    match_id = create_match(store, {"game": "wiener", "players": list(game.players), "first_dealer": game.dealer},
+                            "simulation").match_id
+    config = PipelineConfig(camera="dir:none", players=game.players, first_dealer=game.dealer, table_cm=TABLE_CM)
+    committed: list[Event] = []
+    pipeline = WienerPipeline(config, lambda: store, match_id, recognizer=recognizer, on_events=committed.extend)
+    pipeline.recorder = Recorder(store, match_id)
+    proposed = answered = 0
+    for frame in game.frames:
+        pipeline._commit(pipeline.session.update(frame.frame_id, frame.sightings, frame.still), None)
+        while committed:
+            questions, committed[:] = [e for e in committed if e.needs_confirmation], []
+            readings = replay(store.events(match_id)).readings
+            for event in questions:
+                asked = readings.get(reading_id(pipeline.session.hand, event.seq))
+                if asked is None:
+                    continue
+                proposed += 1
+                reply = frame.answer(event) if event.kind == "reading" else frame.answer_move(event)
+                if reply in asked.choices:
+                    record(store, match_id, "reading_confirmed", {"reading": asked.reading_id, "choice": reply}, "players")
+                    answered += 1
+            pipeline._take_record(pipeline.recorder.inbox())
+    state = replay(store.events(match_id))
+    result = [list(hand.result["penalties"]) for hand in state.counted_hands]
+    truth = None if game.penalties is None else list(game.penalties)
+    discards = [e.payload["card"] for e in store.events(match_id) if e.kind == "discard"]
+    return pipeline, {"seed": game.seed, "truth": truth, "recorded": result[0] if result else None,
+                      "agree": result == [truth], "wrong": bool(result) and result != [truth],
+                      "proposed": proposed, "answered": answered,
+                      "discards_equal": discards == [e.cards[0] for e in game.truth if e.kind == "discard"],
+                      "next_round": pipeline.session.hand}

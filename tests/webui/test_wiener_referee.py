@@ -10,7 +10,8 @@ import pytest
 
 from engine.simulate_wiener import simulate_wiener
 from rummyref.pipeline import PipelineConfig, Recorder
-from rummyref.wiener_pipeline import TABLE_CM, WienerPipeline, referee_simulated_round
+from rummyref.simulated_replay import referee_simulated_round
+from rummyref.wiener_pipeline import TABLE_CM, WienerPipeline
 from tests.webui.support import PIN
 from tests.webui.test_browser import http_post
 from webui.events import create_match, score_hand, standing
