@@ -4,7 +4,9 @@
 is played by :func:`engine.simulate.simulate_hand`, photographed by
 :class:`~rummyref.render_game.GameRenderer` (a held-out deck design), read by the same
 :class:`~rummyref.pipeline.TableReader` and :class:`~rummyref.pipeline.HandSession` as a live
-table, and the hand's committed result is compared with the truth.
+table, and the hand's committed result is compared with the truth. Wiener rounds go the same way
+(:func:`replay_wiener`), and through the live referee's record too (:func:`referee_simulated_round`,
+``benchmarks/eval_wiener_referee.py``).
 
 What counts (:class:`HandReplay`):
 
