@@ -1,7 +1,8 @@
 """Wiener Rummy rounds refereed through the record path of ``rummyref run --game wiener``.
 
-Each simulated round (:func:`engine.simulate_wiener.simulate_wiener`, its table readings: no photos,
-which ``rummyref replay --game wiener --render`` measures) goes through
+Each simulated round (:func:`engine.simulate_wiener.simulate_wiener`: its table readings, or with
+``--render`` its frames photographed, 1280x720, and read by the pipeline's own reader: markers,
+motion, the recognizer, with ``--learn-deck`` the deck and its jokers learned first) goes through
 :func:`rummyref.simulated_replay.referee_simulated_round`: the Wiener pipeline's session, a real match
 record, the questions proposed on the dashboard and answered there by the simulated players from
 the true table, the round settled from the layouts by the dashboard's scoring, the next round
@@ -25,6 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine.simulate_wiener import simulate_wiener  # noqa: E402
+from rummyref.render_game import GameRenderer  # noqa: E402
 from rummyref.simulated_replay import referee_simulated_round  # noqa: E402
 from vision.recognizer import Recognizer  # noqa: E402
 from webui.store import EventStore  # noqa: E402
@@ -35,16 +37,31 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=30, help="rounds, seeds 0.. (default 30)")
     parser.add_argument("--first", type=int, default=0, help="first seed (default 0)")
     parser.add_argument("--players", type=int, default=4, help="players, 2-6 (default 4)")
+    parser.add_argument("--render", action="store_true",
+                        help="photograph every frame and read it through the pipeline (minutes a round)")
+    parser.add_argument("--design", help="--render: the deck design photographed (default the first held-out one)")
+    parser.add_argument("--learn-deck", action="store_true",
+                        help="--render: the players teach the referee their deck and its jokers first")
     args = parser.parse_args(argv)
     if not 2 <= args.players <= 6:
         parser.error(f"--players must be 2-6, got {args.players}")
-    recognizer = Recognizer()     # loaded once; the readings are the simulator's
+    if (args.design or args.learn_deck) and not args.render:
+        parser.error("--design and --learn-deck go with --render")
+    deck = None
+    if args.learn_deck:
+        from vision.train.layout import learned_deck
+
+        deck = learned_deck(args.design, jokers=True)
+    recognizer = Recognizer(deck=deck)
     started = time.monotonic()
     totals = {"agree": 0, "wrong": 0, "open": 0, "proposed": 0, "answered": 0, "discards_equal": 0, "next_round": 0}
     with tempfile.TemporaryDirectory() as folder:
         store = EventStore(Path(folder) / "record.sqlite3")
         for seed in range(args.first, args.first + args.rounds):
-            _, figures = referee_simulated_round(store, simulate_wiener(seed, players=args.players), recognizer)
+            game = simulate_wiener(seed, players=args.players)
+            renderer = GameRenderer(1280, 720, (game.zones.width, game.zones.height), design=args.design,
+                                    seed=seed) if args.render else None
+            _, figures = referee_simulated_round(store, game, recognizer, renderer)
             totals["agree"] += figures["agree"]
             totals["wrong"] += figures["wrong"]
             totals["open"] += figures["recorded"] is None
@@ -57,7 +74,8 @@ def main(argv: list[str] | None = None) -> int:
                   f"questions {figures['proposed']} (answered {figures['answered']}); discards "
                   f"{'as true' if figures['discards_equal'] else 'differ'}", flush=True)
         store.close()
-    print(f"{args.rounds} rounds of {args.players} players: recorded with the true penalties {totals['agree']}, "
+    print(f"{args.rounds} rounds of {args.players} players{', photographed' if args.render else ''}"
+          f"{' (deck learned)' if args.learn_deck else ''}: recorded with the true penalties {totals['agree']}, "
           f"wrong {totals['wrong']}, left to the players {totals['open']}; next round seated from the record "
           f"{totals['next_round']}; questions {totals['proposed']} ({totals['proposed'] / args.rounds:.2f} a round), "
           f"answered {totals['answered']}; discards as true {totals['discards_equal']} "

@@ -555,7 +555,7 @@ def reading_choices(event: Event) -> list[str]:
     >>> reading_choices(Event(1, "reading", 5, cards=("7H",), needs_confirmation=True, candidates=("7H",)))
     ['7H', '7S', '7D', '7C', 'NONE']
 
-    A card seen but not read has only the tracker's candidates (none: it cannot be asked by tap).
+    A card seen but not read has only the tracker's candidates (none: the players name it with the card picker).
 
     >>> reading_choices(Event(1, "reading", 5, cards=("UNREAD",), needs_confirmation=True))
     ['NONE']
@@ -649,13 +649,9 @@ class Recorder:
             return self.propose(hand, event.seq, detail, list(event.candidates), evidence)
         if event.needs_confirmation and event.kind == "reading":
             prompt = f"Which card is this? {detail}"[:MAX_TEXT]
-            choices = reading_choices(event)
-            if len(choices) < 2:  # no card to tap: say so; the players record the hand if it stays unread
-                return bool(self._write("play", {"kind": "irregularity", "player": None, "cards": [], "melds": [],
-                                                 "flagged": True, "detail": f"{prompt}: it cannot be read; "
-                                                 "turn it to the camera or record the hand by hand"[:MAX_TEXT],
-                                                 "evidence": evidence}))
-            return self.propose(hand, event.seq, prompt, choices, evidence)
+            # The card lying there may be none of the likely ones (or nothing was read at all): the
+            # players can name any card with the picker.
+            return self.propose(hand, event.seq, prompt, reading_choices(event), evidence, picker="cards")
         if event.kind == "discard":
             written = self._write("discard", {"player": event.player, "card": event.cards[0]})
             seat = tracker.players.index(event.player)
@@ -711,7 +707,8 @@ class Recorder:
     def propose(self, hand: int, seq: int, prompt: str, choices: Sequence[str], evidence: str | None,
                 picker: str | None = None) -> bool:
         """Ask the players question ``seq`` of hand (or turn) ``hand`` on the dashboard; the answer
-        comes back through :meth:`inbox`. ``picker`` ``tiles``: any tile of the set answers it too."""
+        comes back through :meth:`inbox`. ``picker`` ``tiles`` / ``cards``: any tile of the set / any
+        card answers it too."""
         reading = reading_id(hand, seq)
         self._asked[reading] = (hand, seq)
         return bool(self._write("reading_proposed", {"reading": reading, "prompt": prompt[:MAX_TEXT],

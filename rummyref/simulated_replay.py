@@ -35,6 +35,7 @@ import pickle
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable
+from itertools import repeat
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -426,17 +427,25 @@ def replay_wiener(seeds: Iterable[int], players: int = 4, answer: bool = True,
                "jokers_laid": sum(c == "JK" for e in laid for c in e.cards + tuple(c for m in e.melds for c in m))}
 
 
-def referee_simulated_round(store: Any, game: Any, recognizer: Any = None) -> tuple[Any, dict[str, Any]]:
+def referee_simulated_round(store: Any, game: Any, recognizer: Any = None,
+                            renderer: Any = None) -> tuple[Any, dict[str, Any]]:
     """A simulated Wiener round (:func:`engine.simulate_wiener.simulate_wiener`) refereed as ``run --game
-    wiener`` does it (:class:`~rummyref.wiener_pipeline.WienerPipeline`), from its table readings on: a new match in ``store``, every frame through the
-    pipeline's session, what it commits written to the record, each question it proposes answered
-    there from the table as the players would (a question whose true answer the dashboard does not
-    offer stays open). Returns the pipeline and the round's figures: the penalties recorded against
-    the truth (``agree``; ``wrong``: a recorded result that is not the truth), the questions
+    wiener`` does it (:class:`~rummyref.wiener_pipeline.WienerPipeline`): a new match in ``store``,
+    every frame through the pipeline, what it commits written to the record, each question it
+    proposes answered there from the table as the players would (a question whose true answer the
+    dashboard does not offer stays open; after :data:`~rummyref.wiener_replay.MAX_ANSWERS` answers
+    the players stop). Without ``renderer`` the frames are the simulator's table readings, fed to the
+    pipeline's session; with one (a :class:`~rummyref.render_game.GameRenderer`) each frame is
+    photographed and read by the pipeline itself, markers, motion and ``recognizer`` included, its
+    rulings written with their photos, and the final table lies still a while longer
+    (:data:`LINGER_FRAMES`). Returns the pipeline and the round's figures: the penalties recorded
+    against the truth (``agree``; ``wrong``: a recorded result that is not the truth), the questions
     proposed and answered, the discards recorded against the true ones.
     """
     from rummyref.pipeline import PipelineConfig, Recorder, reading_id
+    from rummyref.render_game import rendered_frames
     from rummyref.wiener_pipeline import TABLE_CM, WienerPipeline
+    from rummyref.wiener_replay import MAX_ANSWERS
     from webui.events import create_match, record
     from webui.state import replay
 
@@ -447,8 +456,15 @@ def referee_simulated_round(store: Any, game: Any, recognizer: Any = None) -> tu
     pipeline = WienerPipeline(config, lambda: store, match_id, recognizer=recognizer, on_events=committed.extend)
     pipeline.recorder = Recorder(store, match_id)
     proposed = answered = 0
-    for frame in game.frames:
-        pipeline._commit(pipeline.session.update(frame.frame_id, frame.sightings, frame.still), None)
+    frames = list(game.frames)
+    if renderer is not None:
+        frames += [replace(frames[-1], frame_id=frames[-1].frame_id + k) for k in range(1, LINGER_FRAMES + 1)]
+    photos = rendered_frames(frames, renderer) if renderer is not None else repeat(None)
+    for frame, photo in zip(frames, photos):
+        if photo is None:
+            pipeline._commit(pipeline.session.update(frame.frame_id, frame.sightings, frame.still), None)
+        else:
+            pipeline._read_frame(frame.frame_id, photo)
         while committed:
             questions, committed[:] = [e for e in committed if e.needs_confirmation], []
             readings = replay(store.events(match_id)).readings
@@ -458,7 +474,7 @@ def referee_simulated_round(store: Any, game: Any, recognizer: Any = None) -> tu
                     continue
                 proposed += 1
                 reply = frame.answer(event) if event.kind == "reading" else frame.answer_move(event)
-                if reply in asked.choices:
+                if answered < MAX_ANSWERS and (reply in asked.choices or asked.picker == "cards" and reply is not None):
                     record(store, match_id, "reading_confirmed", {"reading": asked.reading_id, "choice": reply}, "players")
                     answered += 1
             pipeline._take_record(pipeline.recorder.inbox())

@@ -92,6 +92,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.jinja_env.tests["tile"] = cards_view.is_tile
     app.jinja_env.filters["answer_words"] = cards_view.answer_words
     app.jinja_env.globals["tile_rows"] = cards_view.tile_rows
+    app.jinja_env.globals["card_rows"] = cards_view.picker_rows
     _register_error_handlers(app)
     return app
 

@@ -83,9 +83,14 @@ def is_tile(text: str) -> bool:
     return True
 
 
-def picker_rows() -> list[list[dict]]:
-    """The 52 cards as four suit rows, ace to king, for the card picker."""
-    return [[card_face(str(c)) for c in ALL_CARDS if c.suit == suit] for suit in SUITS]
+def picker_rows(jokers: bool = False) -> list[list[dict]]:
+    """The 52 cards as four suit rows, ace to king, for the card picker; with ``jokers`` a row with the joker.
+
+    >>> [len(row) for row in picker_rows(jokers=True)]
+    [13, 13, 13, 13, 1]
+    """
+    rows = [[card_face(str(c)) for c in ALL_CARDS if c.suit == suit] for suit in SUITS]
+    return rows + [[card_face("JK")]] if jokers else rows
 
 
 def tile_rows(palette: TilePalette = RAVENSBURGER) -> list[list[dict]]:

@@ -29,8 +29,9 @@ _SHA = re.compile(r"^[0-9a-f]{64}$")
 MAX_TEXT = 200
 MAX_CHOICES = 7
 """The most answers a question offers: six cards and "no card here" (:func:`rummyref.pipeline.reading_choices`)."""
-PICKERS = ("tiles",)
-"""What a question may offer besides its choices: ``tiles``, any tile of the set (a tile picker)."""
+PICKERS = ("tiles", "cards")
+"""What a question may offer besides its choices: ``tiles``, any tile of the set (a tile picker);
+``cards``, any card (a card picker; the joker too in a game played with jokers)."""
 CAMERA_STATES = ("connecting", "streaming", "lost", "waiting", "ended", "failed", "stopped")
 """The states of ``hardware.cameras.CameraStatus`` (webui imports nothing from hardware)."""
 PLAY_KINDS = ("pickup", "stock_draw", "knock", "layout", "layoff", "hand_end", "irregularity")
@@ -219,13 +220,14 @@ def check_event(store: EventStore, state: MatchState, kind: str, payload: Any, s
         reading = p.get("reading")
         _require(isinstance(reading, str) and bool(_ID.match(reading)), "reading", "must be an id of 1-40 letters, digits, - or _")
         _require(reading not in state.readings, "reading", f"reading {reading!r} was already proposed")
-        choices = p.get("choices")
-        _require(isinstance(choices, list) and 2 <= len(choices) <= MAX_CHOICES, "choices",
-                 f"must be a list of 2 to {MAX_CHOICES} answers")
-        choices = [check_text(c, "choices") for c in choices]
-        _require(len(set(choices)) == len(choices), "choices", "answers must differ")
         picker = p.get("picker")
         _require(picker is None or picker in PICKERS, "picker", f"must be one of {', '.join(PICKERS)} or left out")
+        choices = p.get("choices")
+        fewest = 1 if picker else 2     # with a picker, one choice ("no card here") and the picker are a question
+        _require(isinstance(choices, list) and fewest <= len(choices) <= MAX_CHOICES, "choices",
+                 f"must be a list of {fewest} to {MAX_CHOICES} answers")
+        choices = [check_text(c, "choices") for c in choices]
+        _require(len(set(choices)) == len(choices), "choices", "answers must differ")
         return {"reading": reading, "prompt": check_text(p.get("prompt"), "prompt"), "choices": choices,
                 "evidence": check_snapshot(store, p.get("evidence"))} | ({"picker": picker} if picker else {})
     if kind == "reading_confirmed":
@@ -239,6 +241,9 @@ def check_event(store: EventStore, state: MatchState, kind: str, payload: Any, s
             except CardError:
                 raise InvalidInput("choice", f"must be one of {', '.join(reading.choices)} or a tile of the set "
                                              f"(like R7 or JK), got {choice!r}") from None
+        elif reading.picker == "cards" and choice not in reading.choices:
+            _require(isinstance(choice, str), "choice", f"must be one of {', '.join(reading.choices)} or a card")
+            (choice,) = check_card_codes([choice], "choice", decks=2, jokers=2 if state.game == "wiener" else 0)
         else:
             _require(choice in reading.choices, "choice", f"must be one of {', '.join(reading.choices)}")
         return {"reading": reading.reading_id, "choice": choice}
