@@ -70,23 +70,17 @@ def run(args: argparse.Namespace) -> int:
     def answer_questions(events) -> None:
         hand, _ = pipeline.session.owner(events)
         for event in events:
-            if event.kind == "hand_end" and event.result is not None:
+            if event.kind == "hand_end" and event.result is not None and not event.needs_confirmation:
                 truth = hands[hand - 1].result if hand <= len(hands) else None
                 say(f"the camera settled hand {hand}: {event.result.kind} {event.result.winner or ''} {event.result.points}"
                     + (f" (the simulator's result: {truth.kind} {truth.winner or ''} {truth.points})" if truth else ""))
             card = script.answer(event)
             if card is None:
                 continue
-            choices = reading_choices(event)
-            if len(choices) < 2:
-                continue  # not asked on the dashboard (nothing to tap), so there is nothing to answer
-            if card not in choices:
-                say(f"the script cannot answer \"{event.detail}\": the card there is {card}, not one of the choices; "
-                    "answer it on the dashboard")
-                continue
             record(pipeline.recorder.store, table.match_id, "reading_confirmed",
                    {"reading": reading_id(hand, event.seq), "choice": card}, SCRIPT_ACTOR)
-            say(f"answer from the script: {event.detail} -> {card}")
+            how = "" if card in reading_choices(event) else " (from the card picker)"
+            say(f"answer from the script: {event.detail} -> {card}{how}")
 
     def enter_unsettled_hand(frame_id: int) -> None:
         number = pipeline.session.hand
