@@ -23,6 +23,7 @@ import math
 import queue
 import threading
 import time
+from abc import ABC, abstractmethod
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
@@ -400,13 +401,14 @@ def make_calibrator(table_cm: tuple[float, float], corners: Sequence[Sequence[fl
 
 # --- the hands of a match ------------------------------------------------------------------
 
-class TrackedHands:
+class TrackedHands(ABC):
     """What every game's session shares: the tracker of the hand (or round) being played, fed the
     frames once the last hand is cleared from the table, the players' answers and the knock button.
     Subclasses start each hand's tracker and say what a settled hand does (:meth:`_settle`)."""
 
     hand: int
     tracker: GinTracker
+    zones: ZoneMap
     clearing: bool
     ended: tuple[int, GinTracker] | None
 
@@ -441,8 +443,9 @@ class TrackedHands:
         player = self.tracker.players[self.tracker.turn.player]
         return self._settle(self.tracker.press_knock(player, frame_id))
 
+    @abstractmethod
     def _settle(self, events: list[Event]) -> list[Event]:
-        raise NotImplementedError
+        """What the session does when ``events`` settle the hand; returns them."""
 
     @staticmethod
     def _settled(events: Sequence[Event]) -> Event | None:
@@ -804,6 +807,8 @@ class Pipeline:
 
     reads = "cards"
     """What the referee reads (:class:`webui.camera.TableCamera`): the card recognizer."""
+    jokers = False
+    """Whether the game is played with jokers: a ``JK`` reading is then a joker (Gin: a face-down card)."""
 
     def __init__(self, config: PipelineConfig, open_store: Callable[[], Any], match_id: str, *, recognizer: Any = None,
                  notify: Callable[[], None] | None = None, on_events: Callable[[list[Event]], None] | None = None,
@@ -830,19 +835,25 @@ class Pipeline:
         self.finished = threading.Event()
 
     def _build(self, recognizer: Any) -> None:
-        """The reader and the game session (Gin: cards in zones, one :class:`HandSession`)."""
-        from engine.zones import default_zones
-
+        """The game session (:meth:`_new_session`) and the card reader on its zones."""
         config = self.config
-        self.zones = config.zones or default_zones("gin", 2, *config.table_cm)
+        self.session = self._new_session()
+        self.zones = self.session.zones
         if recognizer is None:
             from vision.recognizer import Recognizer
 
             recognizer = Recognizer(config.model_dir, threads=config.threads, deck=config.deck)
         self.reader = TableReader(recognizer, self.zones, make_calibrator(config.table_cm, config.corners,
-                                                                                  config.corners_size))
-        self.session = HandSession(config.players, config.first_dealer or config.players[1], config.rules, self.zones,
-                                   config.tracker)
+                                                                          config.corners_size),
+                                  sure=config.tracker.min_confidence, jokers=self.jokers)
+
+    def _new_session(self) -> TrackedHands:
+        """Gin: two players in the Gin zones, one :class:`HandSession` for the match."""
+        from engine.zones import default_zones
+
+        config = self.config
+        zones = config.zones or default_zones("gin", 2, *config.table_cm)
+        return HandSession(config.players, config.first_dealer or config.players[1], config.rules, zones, config.tracker)
 
     # inputs from other threads: only queued here, handled by the worker
     def press(self, button: str) -> None:

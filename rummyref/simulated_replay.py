@@ -35,8 +35,8 @@ import pickle
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable
-from itertools import repeat
 from dataclasses import dataclass, replace
+from itertools import repeat
 from pathlib import Path
 from typing import Any
 

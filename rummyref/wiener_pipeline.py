@@ -24,7 +24,7 @@ from engine.tracker import Event, TrackerOptions
 from engine.wiener import WienerRules
 from engine.wiener_tracker import WienerTracker
 from engine.zones import default_zones
-from rummyref.pipeline import Pipeline, TableReader, TrackedHands, make_calibrator
+from rummyref.pipeline import Pipeline, TrackedHands
 
 TABLE_CM = (100.0, 80.0)
 """The playing area of a Wiener table between the markers (``run --table-cm`` may say otherwise):
@@ -71,22 +71,17 @@ class WienerSession(TrackedHands):
 class WienerPipeline(Pipeline):
     """:class:`~rummyref.pipeline.Pipeline` for a Wiener Rummy match (see the module)."""
 
-    def _build(self, recognizer: Any) -> None:
-        config = self.config
-        if recognizer is None:
-            from vision.recognizer import Recognizer
+    jokers = True
 
-            recognizer = Recognizer(config.model_dir, threads=config.threads, deck=config.deck)
-        self.session = WienerSession(config.players, config.first_dealer or config.players[0], WienerRules(),
-                                     config.table_cm, config.tracker)
-        self.zones = self.session.zones
-        self.reader = TableReader(recognizer, self.zones, make_calibrator(config.table_cm, config.corners,
-                                                                          config.corners_size),
-                                  sure=config.tracker.min_confidence, jokers=True)
+    def _new_session(self) -> WienerSession:
+        config = self.config
+        return WienerSession(config.players, config.first_dealer or config.players[0], WienerRules(),
+                             config.table_cm, config.tracker)
 
     def _commit(self, events: list[Event], frame: Any) -> None:
         super()._commit(events, frame)
         if self.session.settled:
+            self.session.settled = False    # looked at once: a round the record refused waits for the players
             self._next_round()
 
     def _hands_recorded(self, results: list[Any]) -> None:

@@ -16,7 +16,7 @@ import secrets
 import threading
 from typing import Any, Mapping
 
-from engine.cards import RAVENSBURGER, CardError, TilePalette, parse_card, parse_cards, parse_tile, parse_tiles
+from engine.cards import CardError, TilePalette, parse_card, parse_cards, parse_tile
 from webui import engine_adapter
 from webui.engine_adapter.base import seat_words
 from webui.engine_adapter import tournament as tournament_adapter
@@ -77,37 +77,20 @@ def check_player(state: MatchState, name: Any, field: str) -> str:
     return name
 
 
-def check_card_codes(value: Any, field: str, decks: int = 1, jokers: int = 0) -> list[str]:
-    """Card codes of ``decks`` decks with ``jokers`` jokers (Wiener Rummy: two and two), as a list
-    or a space-separated string.
-
-    >>> check_card_codes("7H JK 7H", "cards", decks=2, jokers=2)
-    ['7H', 'JK', '7H']
-    >>> check_card_codes("7H 7H", "cards")
-    Traceback (most recent call last):
-    ...
-    webui.events.InvalidInput: cards: duplicate card '7H': 7H appears 2 times, but a one-deck game holds it once
-    """
+def check_card_codes(value: Any, field: str) -> list[str]:
     _require(isinstance(value, (list, str)), field, "must be a list of card codes or a space-separated string")
     try:
-        return [str(card) for card in parse_cards(value, decks=decks, jokers=jokers)]
+        return [str(card) for card in parse_cards(value)]
     except CardError as exc:
         raise InvalidInput(field, str(exc)) from None
 
 
-def check_tile_codes(value: Any, field: str, palette: TilePalette = RAVENSBURGER) -> list[str]:
-    """Tile codes of the set ``palette`` (``R7``, ``JK``), as a list or a space-separated string.
-
-    >>> check_tile_codes("r7 JK", "cards")
-    ['R7', 'JK']
-    >>> check_tile_codes(["R7", "7R"], "cards")
-    Traceback (most recent call last):
-    ...
-    webui.events.InvalidInput: cards: malformed tile code '7R': colour '7' is not one of Y, G, B, R (ravensburger tiles)
-    """
-    _require(isinstance(value, (list, str)), field, "must be a list of tile codes or a space-separated string")
+def check_pieces(state: MatchState, value: Any, field: str) -> list[str]:
+    """Card or tile codes as the match's game takes its pieces (:meth:`GameForm.parse_pieces`: one deck
+    for Gin, two with jokers for Wiener Rummy, the match's tile set), as a list or a space-separated string."""
+    _require(isinstance(value, (list, str)), field, "must be a list of codes or a space-separated string")
     try:
-        return [str(tile) for tile in parse_tiles(value, palette)]
+        return [str(piece) for piece in engine_adapter.form(state.game).parse_pieces(setup_of(state), value)]
     except CardError as exc:
         raise InvalidInput(field, str(exc)) from None
 
@@ -243,7 +226,7 @@ def check_event(store: EventStore, state: MatchState, kind: str, payload: Any, s
                                              f"(like R7 or JK), got {choice!r}") from None
         elif reading.picker == "cards" and choice not in reading.choices:
             _require(isinstance(choice, str), "choice", f"must be one of {', '.join(reading.choices)} or a card")
-            (choice,) = check_card_codes([choice], "choice", decks=2, jokers=2 if state.game == "wiener" else 0)
+            (choice,) = check_pieces(state, [choice], "choice")
         else:
             _require(choice in reading.choices, "choice", f"must be one of {', '.join(reading.choices)}")
         return {"reading": reading.reading_id, "choice": choice}
@@ -252,13 +235,8 @@ def check_event(store: EventStore, state: MatchState, kind: str, payload: Any, s
         return {"state": p["state"], "camera": check_text(p.get("camera"), "camera"),
                 "reason": check_text(p.get("reason", ""), "reason", required=False)}
     if kind == "play":
-        if state.game == "tiles":
-            palette = tile_set(state)
-            kinds, codes = TILE_PLAY_KINDS, lambda value, field: check_tile_codes(value, field, palette)
-        elif state.game == "wiener":     # two decks with jokers
-            kinds, codes = PLAY_KINDS, lambda value, field: check_card_codes(value, field, decks=2, jokers=2)
-        else:
-            kinds, codes = PLAY_KINDS, check_card_codes
+        kinds = TILE_PLAY_KINDS if state.game == "tiles" else PLAY_KINDS
+        codes = lambda value, field: check_pieces(state, value, field)    # noqa: E731
         _require(p.get("kind") in kinds, "kind", f"must be one of {', '.join(kinds)}")
         player = p.get("player")
         melds = p.get("melds", [])
