@@ -94,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         players = parse_players(args.players, MOST_PLAYERS[args.game])
         frame_w, frame_h = parse_size(args.frame_size, "--frame-size")
-        table_cm = parse_size(args.table_cm or ("100x80" if args.game == "wiener" else "80x60"), "--table-cm")
+        table_cm = parse_size(args.table_cm, "--table-cm") if args.table_cm else None
         corners = parse_corners(args.corners) if args.corners else None
     except argparse.ArgumentTypeError as error:
         print(f"rummyref run: {error}", file=sys.stderr)
@@ -163,7 +163,7 @@ def run(args: argparse.Namespace) -> int:
         print("WARNING: table corners set by hand; without markers a bumped camera cannot be noticed", flush=True)
 
     pipeline_config = PipelineConfig(camera=args.camera, players=players, first_dealer=first,
-                                     table_cm=table_cm, corners=corners, corners_size=corners_size, threads=args.threads,
+                                     table_cm=table_cm or _default_table_cm(args.game), corners=corners, corners_size=corners_size, threads=args.threads,
                                      frame_size=(int(frame_w), int(frame_h)), deck=deck, tiles=args.tiles)
     reading = "tile reader" if args.game == "tiles" else "recognizer"
     print(f"loading the {reading} ({args.threads} thread{'s' if args.threads > 1 else ''})...", flush=True)
@@ -188,6 +188,14 @@ def run(args: argparse.Namespace) -> int:
 
     return table.run(pipeline, args.host, args.port, "run", announce=announce, on_end=lambda: _report_end(pipeline),
                      on_stop=panel.close)
+
+
+def _default_table_cm(game: str) -> tuple[float, float]:
+    """The playing area the game's zones are laid out on: Wiener Rummy's 2-6 seats need more room."""
+    from rummyref.pipeline import PipelineConfig
+    from rummyref.wiener_pipeline import TABLE_CM
+
+    return TABLE_CM if game == "wiener" else PipelineConfig.table_cm
 
 
 def _report_end(pipeline) -> None:
