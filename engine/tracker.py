@@ -245,8 +245,9 @@ class _Override:
     y: float
     card: str
     doubtful_only: bool
-    """The question was about a low-confidence reading: a confident one there is another card, once
-    the table has moved (the next card can land at the same place)."""
+    """The question was about a low-confidence reading: on the discard pile a confident one there is
+    another card once the table has moved (the next discard lands at the same place). Elsewhere no
+    card lands on another's index, so a reading there of the code asked about stays the card named."""
     still_period: int = 0
     """The still period the players answered in (:attr:`GinTracker._still_period`): until the table
     moves, every reading of the card asked about at that place is the card they named, however sure
@@ -461,7 +462,10 @@ class GinTracker:
         (a card read weakly as one card, then as another, or seen unread, is still the card named)."""
         for o in self._overrides:
             doubtful = sighting.confidence < self.options.min_confidence
-            looked = o.still_period == self._still_period  # the table has not moved since the players answered
+            # Until the table moves every reading there is the card asked about; after it, only off the pile:
+            # a card read just above the bar in the next still window (Wiener rendered seed 3, QC read 6C at
+            # 0.89 and 0.91) is still the card the players named.
+            looked = o.still_period == self._still_period or o.zone != self.discard_zone
             if (o.zone == sighting.zone and (o.read == sighting.code or (o.doubtful_only and doubtful))
                     and not (o.doubtful_only and not doubtful and not looked)
                     and math.dist((o.x, o.y), (sighting.x, sighting.y)) <= self.options.confirm_radius_cm):

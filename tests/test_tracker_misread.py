@@ -151,3 +151,21 @@ def test_two_cards_read_surely_as_others_in_one_run_are_asked_about_one_after_th
     [layout] = t.tracker.confirm(second.seq, "9S")
     assert layout.describe() == "#6 layout Anna 6H 6D 6C 7S 8S 9S 10S JS 2D 3D"
     assert not any(e.kind == "irregularity" for e in t.tracker.events)
+
+
+def test_an_answer_about_a_laid_card_holds_when_the_card_is_read_just_above_the_bar_after_the_table_moved():
+    """Wiener rendered seed 3 (candidate model T): Dan's QC, read 6C just below the bar, was named QC by
+    the players; once the next card was laid it read 6C just above the bar, the answer no longer applied
+    and 6C went into his layout. Off the discard pile no card lands on another's index: the answer holds."""
+    from tests.test_tracker import Table, knock_and_lay_out
+
+    t = Table()
+    knock_and_lay_out(t, [("5H", "6H", "7H"), ("QS", "QD", "QC"), ("9C", "10C", "JC")], ["AS"])
+    loose = ["9D", "8S", "KH", "KD", "4C"]
+    [question] = [e for e in t.lay(1, [("2S", "3S", "4S")], loose, overrides={"4C": ("4D", 0.7, ())})
+                  if e.needs_confirmation]
+    assert question.cards == ("4D",) and t.tracker.confirm(question.seq, "4C") == []  # eight cards: laying on
+    events = t.lay(1, [("2S", "3S", "4S")], loose + ["5D", "6C"], overrides={"4C": ("4D", 0.85, ())})
+    assert [e.kind for e in events] == ["layout", "hand_end"], described(events)
+    assert events[0].describe() == "#6 layout Ben 2S 3S 4S 9D 8S KH KD 4C 5D 6C"
+    assert events[1].result.points == 9 + 8 + 10 + 10 + 4 + 5 + 6 - 1
