@@ -49,6 +49,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--hard-negatives", type=int, default=0, metavar="N",
                         help="per scene, up to N 'not an index' patches where the --init detector finds an index "
                              "candidate but none lies (default 0)")
+    parser.add_argument("--far-camera", action="store_true",
+                        help="shrink one classifier batch in six to a far camera's 9-15 px indices and cut it up "
+                             "again (the shipped classifier's last fine-tune, see models/CARDS.md)")
     args = parser.parse_args(argv)
     if args.detector_steps < 0 or args.classifier_steps < 0 or args.scenes < 1:
         parser.error("--scenes must be at least 1, the step counts at least 0")
@@ -136,7 +139,7 @@ def main(argv: list[str] | None = None) -> int:
     del detector_scenes
     if args.classifier_steps:
         classifier = train_classifier(patches, classes, args.classifier_steps, 128, args.seed, progress,
-                                      init=init[CLASSIFIER_FILE])
+                                      init=init[CLASSIFIER_FILE], far_camera=args.far_camera)
         export_classifier(classifier, args.out / CLASSIFIER_FILE)
     else:
         keep(init[CLASSIFIER_FILE], args.out / CLASSIFIER_FILE)
@@ -149,7 +152,7 @@ def main(argv: list[str] | None = None) -> int:
                      "fresh_classifier": args.fresh_classifier,
                      "table_overlap": args.overlap, "printed_matter": args.printed_matter,
                      "procedural": args.procedural,
-                     "hard_negatives": args.hard_negatives,
+                     "hard_negatives": args.hard_negatives, "far_camera": args.far_camera,
                      "train_designs": list(TRAIN_DESIGNS), "heldout_designs": list(HELDOUT_DESIGNS)}
     for group, designs, seed in (("train_designs", TRAIN_DESIGNS, args.seed + 1000),
                                  ("heldout_designs", HELDOUT_DESIGNS, args.seed + 2000)):
