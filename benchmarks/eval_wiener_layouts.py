@@ -16,7 +16,8 @@ Prints one JSON line per round (truth, result, agree, questions from the knock o
 and, with ``--events``, what the tracker committed and asked from the knock on. With ``--readings``,
 then every reading of a card in the players' areas in the still frames from the knock on, matched
 to the card lying within 1.2 cm: how many were another card, by confidence band (the tracker asks
-about layout readings below :data:`engine.wiener_tracker.LAYOUT_CONFIDENCE`), and the surest misreads.
+about layout readings below :func:`engine.wiener_tracker.layout_confidence`: 0.9 with the deck learned,
+0.98 without), and the surest misreads.
 """
 
 from __future__ import annotations
@@ -73,7 +74,7 @@ def main() -> None:
         game = simulate_wiener(seed, players=4)
         start = game.knock_action()
         film = WienerFilm(recognizer, (width, height), read_from=start, record=record, design=design)
-        tracker = WienerTracker(game.players, game.dealer, zones=game.zones)
+        tracker = WienerTracker(game.players, game.dealer, zones=game.zones, layout_confidence=film.layout_confidence)
         began, cpu = time.perf_counter(), time.process_time()
         frames = film.frames(game, tracker)
         if args.readings:

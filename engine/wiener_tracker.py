@@ -63,6 +63,22 @@ the layouts alone decide the penalties. Rendered rounds read with a learned deck
 10 from the knock on; readings of the players' areas, frame by frame): at 0.8-0.9, 9 of 898 were another card
 (one 9S read 9C at 0.89 in every frame, seed 10, which made Dan's 24 points 45); at 0.9 and above, none of 2,279."""
 
+UNLEARNED_LAYOUT_CONFIDENCE = 0.98
+""":data:`LAYOUT_CONFIDENCE` for a deck the recognizer was not taught (``rummyref learn-deck``). A deck's
+small indices it was not taught are misread the same way in every frame, surely: layouts of ``gnome/anglo``
+(a training design) on the 100 x 80 cm table at 1280x720 (8 px ranks), seeds 16-27, held 148 readings of
+another card at 0.9-0.98 (a 5 read 6 up to 0.978) and none of 1,571 at 0.98 or more, and 6 of those 12 rounds
+were settled wrong at 0.9 (models/CARDS.md, session 16). Asking below 0.98 costs questions, never a result."""
+
+
+def layout_confidence(deck_learned: bool) -> float:
+    """The bar for layout readings with the players' deck learned or not.
+
+    >>> layout_confidence(True), layout_confidence(False)
+    (0.9, 0.98)
+    """
+    return LAYOUT_CONFIDENCE if deck_learned else UNLEARNED_LAYOUT_CONFIDENCE
+
 
 def took(player: str, card: str) -> str:
     """A move question's answer: ``player`` took ``card`` from the discard pile.

@@ -782,6 +782,9 @@ class PipelineConfig:
     model_dir: Path | None = None
     deck: Any = None
     """A learned deck (:class:`vision.decks.DeckProfile`) the recognizer reads with, or None."""
+    layout_confidence: float | None = None
+    """Wiener Rummy: layout readings below this are asked; None: by the deck
+    (:func:`engine.wiener_tracker.layout_confidence`: 0.9 with a learned deck, 0.98 without)."""
     tiles: str = "ravensburger"
     """Tile Rummy (:class:`rummyref.tile_pipeline.TilePipeline`): the tile set (``engine.cards.PALETTES``)."""
     poll_s: float = 0.25

@@ -442,6 +442,7 @@ def referee_simulated_round(store: Any, game: Any, recognizer: Any = None,
     against the truth (``agree``; ``wrong``: a recorded result that is not the truth), the questions
     proposed and answered, the discards recorded against the true ones.
     """
+    from engine.wiener_tracker import LAYOUT_CONFIDENCE
     from rummyref.pipeline import PipelineConfig, Recorder, reading_id
     from rummyref.render_game import rendered_frames
     from rummyref.wiener_pipeline import TABLE_CM, WienerPipeline
@@ -451,7 +452,10 @@ def referee_simulated_round(store: Any, game: Any, recognizer: Any = None,
 
     match_id = create_match(store, {"game": "wiener", "players": list(game.players), "first_dealer": game.dealer},
                             "simulation").match_id
-    config = PipelineConfig(camera="dir:none", players=game.players, first_dealer=game.dealer, table_cm=TABLE_CM)
+    # Photographed, the layouts' bar is the one for the recognizer's deck; the simulator's readings are no deck's.
+    config = PipelineConfig(camera="dir:none", players=game.players, first_dealer=game.dealer, table_cm=TABLE_CM,
+                            deck=None if recognizer is None else recognizer.deck,
+                            layout_confidence=None if renderer is not None else LAYOUT_CONFIDENCE)
     committed: list[Event] = []
     pipeline = WienerPipeline(config, lambda: store, match_id, recognizer=recognizer, on_events=committed.extend)
     pipeline.recorder = Recorder(store, match_id)

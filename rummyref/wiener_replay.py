@@ -162,6 +162,14 @@ class WienerFilm:
         the learned deck, the design and the size)."""
         self.counts = FilmCounts()
 
+    @property
+    def layout_confidence(self) -> float:
+        """The tracker's bar for layout readings: by the recognizer's deck (learned or not); with no
+        recognizer (a recording of the simulator's readings replayed) the learned deck's."""
+        from engine.wiener_tracker import layout_confidence
+
+        return layout_confidence(self.recognizer is None or self.recognizer.deck is not None)
+
     def frames(self, game: SimulatedRound, tracker: Any) -> Iterator[SimFrame]:
         """The frames of ``game`` as the tracker gets them: each photographed and read, the sightings
         the reader's; a still frame not recognized (the tracker's table had settled) is left out."""
@@ -212,5 +220,5 @@ class WienerFilm:
         """``game`` photographed, read and tracked; as :func:`~engine.simulate_wiener.track_wiener`."""
         from engine.wiener_tracker import WienerTracker
 
-        tracker = WienerTracker(game.players, game.dealer, zones=game.zones)
+        tracker = WienerTracker(game.players, game.dealer, zones=game.zones, layout_confidence=self.layout_confidence)
         return feed(tracker, self.frames(game, tracker), answer, limit=MAX_ANSWERS)

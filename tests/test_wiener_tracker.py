@@ -7,7 +7,7 @@ import pytest
 from engine.simulate import feed
 from engine.simulate_wiener import simulate_wiener, track_wiener
 from engine.tracker import LAID_OUT_FRAMES, Sighting, TrackerError, TrackerOptions
-from engine.wiener_tracker import NOTHING_MOVED, WienerTracker
+from engine.wiener_tracker import NOTHING_MOVED, WienerTracker, layout_confidence
 from engine.zones import default_zones
 
 
@@ -500,3 +500,19 @@ def test_the_players_naming_their_card_again_confirm_it_and_are_not_asked_again(
     events, answered = _named_kh_at_the_place_of_6d(keep_naming=True)
     assert answered.count((("KH",), (10.0, 65.0), "KH")) == 1 and len(answered) < 10
     assert any(e.kind == "irregularity" and e.flagged and "KH" in e.detail for e in events)
+
+
+def test_without_a_learned_deck_a_layout_card_read_below_0_98_is_asked_about():
+    """An untaught deck's small index is misread the same way in every frame, surely (rendered
+    gnome/anglo layouts at 1280x720: a 5 read 6 up to 0.978): Dan's 9S read 9C at 0.95."""
+    game = simulate_wiener(10, players=4)
+    knock = game.frames[game.knock_action()].frame_id
+    misread = [replace(frame, sightings=tuple(replace(s, code="9C", confidence=0.95) if (s.zone, s.code) == ("seat3", "9S")
+                                              else s for s in frame.sightings)) if frame.frame_id >= knock else frame
+               for frame in game.frames]
+    untaught = WienerTracker(game.players, game.dealer, zones=game.zones, layout_confidence=layout_confidence(False))
+    committed, asked = feed(untaught, misread, True, limit=100)
+    assert [(q.cards, a) for q, a in asked if q.zone == "seat3" and q.cards == ("9C",)] == [(("9C",), "9S")]
+    assert committed[-1].penalties == game.penalties == (5, 72, 14, 24)
+    taught = WienerTracker(game.players, game.dealer, zones=game.zones, layout_confidence=layout_confidence(True))
+    assert feed(taught, misread, True, limit=100)[0][-1].penalties == (5, 72, 14, 45)
