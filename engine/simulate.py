@@ -166,13 +166,21 @@ class SimFrame:
 
     def answer_move(self, question: Event) -> str | None:
         """What the players answer when asked which move a card on the pile was: the move they saw,
-        if the question offers it; that nothing moved, if the move they saw was another player's.
-        Asked how a player drew before a discard, the move of this turn they saw. None (no answer)
-        when they cannot tell which of the offered answers it was.
+        if the question offers it; that nothing moved, if the move they saw was another player's, or
+        no move of this turn took or discarded the card asked about (it only slid, say as the
+        player knocked). Asked how a player drew before a discard, the move of this turn they saw.
+        None (no answer) when they cannot tell which of the offered answers it was.
 
         >>> frame = SimFrame(1, (), True, (), move="Ben discarded 9H", turn=("Ben took 7S", "Ben discarded 9H"))
         >>> frame.answer_move(Event(1, "move", 1, "Ben", candidates=("Ben took 7S", "Ben drew from the stock")))
         'Ben took 7S'
+
+        Ann took Dan's 6D, which bared Cleo's 7C, and knocks; the 7C, read a little elsewhere, only slid:
+
+        >>> knock = SimFrame(1, (), True, (), move="Ann knocked", turn=("Ann took 6D", "Ann knocked"))
+        >>> knock.answer_move(Event(1, "move", 1, "Ann", cards=("7C",), candidates=("Ann discarded 7C", "nothing moved")))
+        'nothing moved'
+        >>> knock.answer_move(Event(1, "move", 1, "Ann", cards=("6D",), candidates=("Ann discarded 6D", "nothing moved")))
         """
         if self.move in question.candidates:
             return self.move
@@ -180,9 +188,14 @@ class SimFrame:
         if seen:
             return seen[-1]
         nothing = [c for c in question.candidates if not c.startswith(f"{question.player} ")]
-        if self.move is not None and not self.move.startswith(f"{question.player} ") and len(nothing) == 1:
+        if len(nothing) != 1:
+            return None
+        if self.move is not None and not self.move.startswith(f"{question.player} "):
             return nothing[0]
-        return None
+        if not question.cards:
+            return None
+        moved = any(move.endswith(f" {question.cards[0]}") for move in (*self.turn, self.move) if move)
+        return None if moved else nothing[0]
 
 
 def feed(tracker, frames: Sequence[SimFrame], answer: bool = True, limit: int = 200) -> tuple[list[Event], list[tuple[Event, str]]]:
