@@ -1,5 +1,7 @@
-"""Classifiers joined into one ONNX file (`python -m vision.train.ensemble`): the mean of the members'
-logits, their embeddings side by side, and a player's learned set fitted over all of them."""
+"""Classifiers joined into one ONNX file (`python -m vision.train.ensemble`), each member with its own
+input and outputs, read as the tile reader reads them (:class:`vision.recognizer.Networks`): the mean
+of the members' logits, their embeddings side by side, any members alone, and a player's learned set
+fitted over all of them."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from onnx import numpy_helper  # noqa: E402
 
 from vision.decks import DeckProfile, classifier_digest  # noqa: E402
 from vision.learn_deck import shipped_head  # noqa: E402
+from vision.recognizer import Networks  # noqa: E402
 from vision.tiles.reader import CLASSIFIER_FILE, TileReader  # noqa: E402
 from vision.train.ensemble import EnsembleError, average, join, join_files, main, member, members_of  # noqa: E402
 
@@ -36,14 +39,23 @@ def _scaled(model, factor: float):
     return other
 
 
+def _networks(model) -> Networks:
+    return Networks(ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"]))
+
+
 def _run(model, patches: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
-    return tuple(session.run(["logits", "embedding"], {"patch": patches}))
+    """The members' mean logits and their embeddings side by side."""
+    logits, embeddings = _networks(model).read(patches)
+    return sum(logits) / len(logits), np.hstack(embeddings)
+
+
+def _patches(count: int, seed: int) -> np.ndarray:
+    return np.random.default_rng(seed).integers(0, 256, (count, 40, 32, 3), dtype=np.uint8)
 
 
 @pytest.fixture(scope="module")
 def patches() -> np.ndarray:
-    return np.random.default_rng(3).random((6, 3, 40, 32), dtype=np.float32)
+    return _patches(6, 3)
 
 
 def test_joined_logits_are_the_members_mean_and_embeddings_lie_side_by_side(patches):
@@ -60,11 +72,25 @@ def test_joined_logits_are_the_members_mean_and_embeddings_lie_side_by_side(patc
             np.testing.assert_array_equal(got, want)
 
 
+def test_members_of_a_joined_file_read_alone_give_what_each_gives_on_its_own(patches):
+    """The tile reader's first network reads every patch, the others only the unsure ones: one
+    session, the members not asked given no patches."""
+    networks = [_single_network(), _scaled(_single_network(), 0.8), _scaled(_single_network(), 1.1)]
+    joined = _networks(join(networks))
+    assert (joined.count, joined.inputs, joined.embedding_width) == (3, ["patch", "patch_1", "patch_2"], 192)
+    (first,), (embedding,) = joined.read(patches, range(1))
+    np.testing.assert_array_equal(first, _run(networks[0], patches)[0])
+    assert embedding.shape == (6, 64)
+    others, _ = joined.read(patches[2:4], range(1, 3))
+    for got, network in zip(others, networks[1:]):
+        np.testing.assert_array_equal(got, _run(network, patches[2:4])[0])
+
+
 def test_the_mean_logits_stay_an_affine_function_of_the_joined_embedding(patches):
     """What learn-tiles relies on: the last layer over all members is recovered from the outputs."""
     first = _single_network()
     joined = join([first, _scaled(first, 0.8), _scaled(first, 1.1)])
-    many = np.random.default_rng(4).random((260, 3, 40, 32), dtype=np.float32)
+    many = _patches(260, 4)
     logits, embedding = _run(joined, many)
     weight, bias = shipped_head(embedding, logits)
     assert weight.shape == (logits.shape[1], embedding.shape[1]) == (81, 192)

@@ -61,6 +61,8 @@ def test_members_must_be_one_or_more_and_init_takes_one(capsys):
     with pytest.raises(SystemExit):
         parse_args(["--members", "0"])
     with pytest.raises(SystemExit):
+        parse_args(["--members", "2", "--first", "2"])
+    with pytest.raises(SystemExit):
         parse_args(["--init", "models"])
     assert "--members 1" in capsys.readouterr().err
 
@@ -70,6 +72,7 @@ def test_the_one_command_trains_each_member_on_its_own_tables_and_joins_them(tmp
     pytest.importorskip("torch")
     import onnxruntime as ort
 
+    from vision.recognizer import Networks
     from vision.train.ensemble import members_of
     from vision.train.tiles import main
 
@@ -78,5 +81,5 @@ def test_the_one_command_trains_each_member_on_its_own_tables_and_joins_them(tmp
     assert members_of(tmp_path / "tiles-classifier.onnx") == 2
     assert sorted(p.name for p in tmp_path.glob("tiles-patches-*.npz")) == ["tiles-patches-1-2.npz", "tiles-patches-2-2.npz"]
     session = ort.InferenceSession(str(tmp_path / "tiles-classifier.onnx"), providers=["CPUExecutionProvider"])
-    logits, embedding = session.run(["logits", "embedding"], {"patch": np.zeros((1, 3, 40, 32), np.float32)})
-    assert logits.shape == (1, 81) and embedding.shape == (1, 128)
+    logits, embeddings = Networks(session).read(np.zeros((1, 40, 32, 3), np.uint8))
+    assert [a.shape for a in logits] == [(1, 81)] * 2 and [a.shape for a in embeddings] == [(1, 64)] * 2

@@ -153,6 +153,32 @@ def run_classifier(session, patches: np.ndarray, classes: int,
     return logits, embedding
 
 
+class Networks:
+    """A classifier session of one network (``patch`` in; ``logits``, ``embedding`` out) or of several
+    joined by :mod:`vision.train.ensemble` (member ``k`` reads ``patch`` or ``patch_k`` and gives
+    ``m{k}/logits`` and ``m{k}/embedding``). :meth:`read` reads patches with the members asked for;
+    the others are given no patches, which costs them nothing."""
+
+    def __init__(self, session) -> None:
+        self.session = session
+        self.inputs = [given.name for given in session.get_inputs()]
+        outputs = session.get_outputs()
+        self.joined = "logits" not in {output.name for output in outputs}
+        self.count = len(self.inputs) if self.joined else 1
+        self.embedding_width = sum(output.shape[1] for output in outputs if output.name.endswith("embedding"))
+
+    def read(self, patches: np.ndarray, members: range | None = None) -> tuple[list[np.ndarray], list[np.ndarray]]:
+        """Each asked member's logits and embeddings of (N, H, W, 3) uint8 patches (all members by default)."""
+        tensor = patches.astype(np.float32).transpose(0, 3, 1, 2) * (1.0 / 255.0)
+        if not self.joined:
+            logits, embedding = self.session.run(["logits", "embedding"], {self.inputs[0]: tensor})
+            return [logits], [embedding]
+        members = range(self.count) if members is None else members
+        feed = {name: tensor if k in members else tensor[:0] for k, name in enumerate(self.inputs)}
+        found = self.session.run([f"m{k}/{what}" for k in members for what in ("logits", "embedding")], feed)
+        return found[0::2], found[1::2]
+
+
 def _softmax(logits: np.ndarray) -> np.ndarray:
     shifted = np.exp(logits - logits.max(axis=1, keepdims=True))
     return shifted / shifted.sum(axis=1, keepdims=True)

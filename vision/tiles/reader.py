@@ -32,7 +32,7 @@ import numpy as np
 from engine.cards import RAVENSBURGER, TilePalette
 from vision.decks import DeckProfile, classifier_digest
 from vision.motion import RESTING_HAND_SHARE, hand_share
-from vision.recognizer import DEFAULT_MODEL_DIR, _session, _softmax, run_classifier
+from vision.recognizer import DEFAULT_MODEL_DIR, Networks, _session, _softmax
 from vision.tiles.grouping import Placed, components, gaps, outline, reading_order
 from vision.tiles.labels import CLASS_CODES, NONE_CLASS, UPSIDE_CLASS, palette_classes
 from vision.tiles.outlines import Blob, TileCandidate, find_layout, row_pitch
@@ -195,6 +195,11 @@ class TileReaderOptions:
     """A row that is a combination but for one tile's number is doubted where the classifier
     gives that tile the number that would mend the row at least this chance (on validation
     turns: number misreads 0.013-0.68, rows a tile was taken out of 0.0002-0.007)."""
+    others_below: float = 0.95
+    """The classifier's first network reads every patch; the others (:data:`CLASSIFIER_FILE` joins
+    three) read only the patches it reads less surely than this, and their mean is taken there.
+    On validation scenes the first network's best class at 0.95 or more was the three's in every
+    patch (models/TILES.md, session 19); 1.0 reads every patch with all of them."""
 
 
 class TileReader:
@@ -210,9 +215,9 @@ class TileReader:
         if not (directory / CLASSIFIER_FILE).is_file():
             raise FileNotFoundError(f"model file {directory / CLASSIFIER_FILE} is missing: train it with "
                                     f"`python -m vision.train.tiles --out {directory}`")
-        self.classifier = _session(directory / CLASSIFIER_FILE, threads)
+        self.networks = Networks(_session(directory / CLASSIFIER_FILE, threads))
         self.classifier_digest = classifier_digest(directory / CLASSIFIER_FILE)
-        self._embedding_width = {o.name: o.shape for o in self.classifier.get_outputs()}["embedding"][1]
+        self._embedding_width = self.networks.embedding_width
         self.palette = palette
         self.profile = self._fitting(profile)
         self.options = options
@@ -232,13 +237,33 @@ class TileReader:
         return profile
 
     def classify(self, patches: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Logits over all classes and embeddings of (N, H, W, 3) uint8 patches."""
-        return run_classifier(self.classifier, patches, len(CLASS_CODES), self.profile)
+        """Logits over all classes (the mean of the networks', or a learned set's last layer) and
+        embeddings (the networks' side by side) of (N, H, W, 3) uint8 patches, every network reading."""
+        if not len(patches):
+            return np.zeros((0, len(CLASS_CODES)), np.float32), np.zeros((0, self._embedding_width), np.float32)
+        logits, embeddings = self.networks.read(patches)
+        embedding = np.hstack(embeddings)
+        if self.profile is not None:
+            return self.profile.logits(embedding), embedding
+        return sum(logits) * np.float32(1.0 / len(logits)), embedding
+
+    def logits(self, patches: np.ndarray) -> np.ndarray:
+        """As :meth:`classify`'s logits, the networks but the first reading only the patches the first
+        reads less surely than :attr:`TileReaderOptions.others_below` over the set's classes."""
+        count = self.networks.count
+        if self.profile is not None or count == 1 or not len(patches):
+            return self.classify(patches)[0]
+        (first,), _ = self.networks.read(patches, range(1))
+        unsure = np.flatnonzero(_softmax(first[:, self._classes]).max(axis=1) < self.options.others_below)
+        if len(unsure):
+            others, _ = self.networks.read(patches[unsure], range(1, count))
+            first[unsure] = (first[unsure] + sum(others)) * np.float32(1.0 / count)
+        return first
 
     def _place_probs(self, frame: np.ndarray, places: list[Placed]) -> np.ndarray:
         """The set's class probabilities of each upright place (the last two: upside down, not a tile)."""
         patches = np.stack([cut_patch(frame, (p.x, p.y), p.angle, p.height) for p in places])
-        logits, _ = self.classify(balance(patches))
+        logits = self.logits(balance(patches))
         return _softmax(logits[:, self._classes])
 
     def _read_places(self, frame: np.ndarray, places: list[Placed]) -> list[tuple[str, float] | None]:
@@ -287,7 +312,7 @@ class TileReader:
                 patch = cut_patch(frame, (float(centre[0]), float(centre[1])), c.angle + math.radians(degrees),
                                   c.height * scale)
                 patches += [patch, patch[::-1, ::-1]]
-        logits, _ = self.classify(balance(np.stack(patches)))
+        logits = self.logits(balance(np.stack(patches)))
         more = _softmax(logits[:, self._classes]).reshape(len(which), len(jitters), 2, -1)
         pairs[which] = geometric_mean(pairs[which], more, read)
 
@@ -402,7 +427,7 @@ class TileReader:
         for k, c in enumerate(cut):
             patches[2 * k] = cut_patch(frame, (c.x, c.y), c.angle, c.height)
             patches[2 * k + 1] = patches[2 * k, ::-1, ::-1]       # the same tile turned over
-        logits, _ = self.classify(balance(patches))
+        logits = self.logits(balance(patches))
         all_probs = _softmax(logits[:, self._classes])      # only this set's classes compete
         upside, none = len(self._classes) - 2, len(self._classes) - 1
         self._read_again(frame, cut, all_probs)

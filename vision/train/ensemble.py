@@ -3,18 +3,21 @@ weights of classifiers fine-tuned from one network.
 
 Networks trained from different seeds on different rendered tables err on different
 patches, so their average is surer where they agree and less sure where they do not. The joined
-file keeps the single-classifier interface the readers use: one ``patch`` input, ``logits`` the
-mean of the members' logits (a geometric mean of their probabilities, as the reader's re-looks
-take), ``embedding`` the members' embeddings side by side. The mean logits are still an affine
-function of that embedding (each member's last layer scaled by 1 / members), so a player's set
-learned by :mod:`vision.tiles.learn` fits its last layer over all members at once, unchanged.
+file holds each member with its own input and outputs: member 0 reads ``patch``, member ``k``
+``patch_k``, and each gives ``m{k}/logits`` and ``m{k}/embedding``. One session then reads any
+patches with any members: onnxruntime runs the whole graph whatever outputs are asked, but reads
+a batch of no patches at no cost, so the reader gives the other members only the patches the
+first reads unsurely (:class:`vision.recognizer.Networks`). The reader takes the mean of the
+members' logits (a geometric mean of their probabilities, as its re-looks take) and their
+embeddings side by side; the mean logits are an affine function of that embedding, so a player's
+set learned by :mod:`vision.tiles.learn` fits its last layer over all members at once.
 
 Networks fine-tuned from the same one stay near each other in weight space, so the mean of their
 weights is a network too, one network's size and speed (a "model soup", Wortsman et al. 2022):
 :func:`average` (``--average``) makes it. Networks trained apart from different starts are joined,
 not averaged: their features do not line up.
 
-Build time only (the ``onnx`` package, the ``train`` extra)::
+Building and splitting are build time only (the ``onnx`` package, the ``train`` extra)::
 
     python -m vision.train.ensemble A/tiles-classifier.onnx B/tiles-classifier.onnx --out models/tiles-classifier.onnx
     python -m vision.train.ensemble models/tiles-classifier.onnx --member 0 --out DIR/tiles-classifier.onnx
@@ -83,35 +86,45 @@ def _check_members(models: list) -> None:
             raise EnsembleError(f"member {k} gives {_width(model, 'logits')} classes, member 0 {_width(first, 'logits')}")
 
 
+def member_input(k: int) -> str:
+    """The input member ``k`` of a joined file reads.
+
+    >>> member_input(0), member_input(2)
+    ('patch', 'patch_2')
+    """
+    return f"{INPUT}_{k}" if k else INPUT
+
+
 def join(models: list):
-    """One model reading ``patch`` with every member (``onnx.ModelProto`` values): mean ``logits``,
-    ``embedding`` concatenated (``tests/test_ensemble.py`` shows it on the shipped networks)."""
+    """One model holding every member (``onnx.ModelProto`` values), each reading its own input
+    (:func:`member_input`) and giving its own ``m{k}/logits`` and ``m{k}/embedding``
+    (``tests/test_ensemble.py`` shows it on the shipped networks)."""
     import onnx
-    from onnx import TensorProto, helper
+    from onnx import helper
 
     _check_members(models)
     first, members = models[0], len(models)
-    nodes, initializers, kept = [], [], []
+    nodes, initializers, inputs, outputs = [], [], [], []
     for k, model in enumerate(models):
         def prefixed(tensor: str, k: int = k) -> str:
             return f"m{k}/{tensor}"
-        nodes += _renamed(model.graph.node, prefixed)
+        renamed = _renamed(model.graph.node, prefixed)
+        for node in renamed:
+            node.input[:] = [member_input(k) if name == INPUT else name for name in node.input]
+        nodes += renamed
         initializers += _renamed(model.graph.initializer, prefixed)
-        # each member's outputs, named and shaped, so that member() can take it out again
-        kept += _renamed([o for o in model.graph.output if o.name in OUTPUTS], prefixed)
-    initializers.append(helper.make_tensor("ensemble/scale", TensorProto.FLOAT, [], [1.0 / members]))
-    nodes += [
-        helper.make_node("Sum", [f"m{k}/logits" for k in range(members)], ["ensemble/logit_sum"], name="ensemble/sum"),
-        helper.make_node("Mul", ["ensemble/logit_sum", "ensemble/scale"], ["logits"], name="ensemble/mean"),
-        helper.make_node("Concat", [f"m{k}/embedding" for k in range(members)], ["embedding"], axis=1,
-                         name="ensemble/embedding"),
-    ]
-    batch = next(o for o in first.graph.output if o.name == "logits").type.tensor_type.shape.dim[0].dim_param or None
-    outputs = [helper.make_tensor_value_info("logits", TensorProto.FLOAT, [batch, _width(first, "logits")]),
-               helper.make_tensor_value_info("embedding", TensorProto.FLOAT,
-                                             [batch, sum(_width(model, "embedding") for model in models)])]
-    graph = helper.make_graph(nodes, f"ensemble of {members}", [first.graph.input[0]], outputs, initializers,
-                              value_info=kept)
+        for output in _renamed([o for o in model.graph.output if o.name in OUTPUTS], prefixed):
+            if output.type.tensor_type.shape.dim[0].dim_param:
+                output.type.tensor_type.shape.dim[0].dim_param = f"n{k}"
+            outputs.append(output)
+        given = onnx.ValueInfoProto()
+        given.CopyFrom(model.graph.input[0])
+        given.name = member_input(k)
+        batch = given.type.tensor_type.shape.dim[0]
+        if batch.dim_param:     # each member's own number of patches
+            batch.dim_param = f"n{k}"
+        inputs.append(given)
+    graph = helper.make_graph(nodes, f"ensemble of {members}", inputs, outputs, initializers)
     joined = helper.make_model(graph, opset_imports=list(first.opset_import), ir_version=first.ir_version,
                                producer_name="rummyref vision.train.ensemble")
     onnx.checker.check_model(joined)
@@ -131,12 +144,16 @@ def member(model, k: int):
         raise EnsembleError(f"the ensemble has no member {k}")
 
     def unprefixed(tensor: str) -> str:
-        return tensor[len(prefix):] if tensor.startswith(prefix) else tensor
+        return INPUT if tensor == member_input(k) else tensor[len(prefix):] if tensor.startswith(prefix) else tensor
 
     nodes = _renamed([n for n in model.graph.node if n.name.startswith(prefix)], unprefixed)
     initializers = _renamed([t for t in model.graph.initializer if t.name.startswith(prefix)], unprefixed)
-    outputs = _renamed([v for v in model.graph.value_info if v.name in {prefix + o for o in OUTPUTS}], unprefixed)
-    graph = helper.make_graph(nodes, f"member {k}", [model.graph.input[0]], outputs, initializers)
+    outputs = _renamed([v for v in model.graph.output if v.name in {prefix + o for o in OUTPUTS}], unprefixed)
+    source = next((i for i in model.graph.input if i.name == member_input(k)), model.graph.input[0])
+    given = type(source)()
+    given.CopyFrom(source)
+    given.name = INPUT
+    graph = helper.make_graph(nodes, f"member {k}", [given], outputs, initializers)
     return helper.make_model(graph, opset_imports=list(model.opset_import), ir_version=model.ir_version)
 
 

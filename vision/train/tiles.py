@@ -189,9 +189,15 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--members", type=int, default=3,
                         help="networks to train, each on its own tables (seeds --seed, --seed + 1, ...), joined into one "
                              "file that reads with their mean (default 3)")
+    parser.add_argument("--first", type=int, default=1, metavar="K",
+                        help="the network (from 0, in seed order) the reader gives every patch, the others only the "
+                             "patches it reads unsurely; it goes first in the joined file (default 1, the network of "
+                             "seed --seed + 1: chosen on validation turns, models/TILES.md)")
     args = parser.parse_args(argv)
     if args.members < 1:
         parser.error(f"--members must be at least 1, got {args.members}")
+    if args.members > 1 and not 0 <= args.first < args.members:
+        parser.error(f"--first must name one of the {args.members} networks (0-{args.members - 1}), got {args.first}")
     if args.init and args.members != 1:
         parser.error("--init fine-tunes one network: give --members 1 with it")
     if not 0 <= args.hard_share <= 1:
@@ -238,7 +244,8 @@ def main(argv: list[str] | None = None) -> int:
 
     args.out.mkdir(parents=True, exist_ok=True)
     extra_cuts = CONFUSION_CUTS if args.weigh_confusions else EXTRA_CUTS
-    figures = {"seed": args.seed, "members": args.members, "training_tables": args.scenes, "hard_share": args.hard_share,
+    figures = {"seed": args.seed, "members": args.members, "first": args.first, "training_tables": args.scenes,
+               "hard_share": args.hard_share,
                "weigh_confusions": args.weigh_confusions, "patches": [],
                "classifier_steps": args.classifier_steps, "batch": args.batch, "device": args.device,
                "fine_tuned_from": str(args.init) if args.init else None}
@@ -260,7 +267,7 @@ def main(argv: list[str] | None = None) -> int:
         if len(members) == 1:
             shutil.copyfile(members[0], args.out / CLASSIFIER_FILE)
         else:
-            join_files(members, args.out / CLASSIFIER_FILE)
+            join_files([members[args.first]] + members[:args.first] + members[args.first + 1:], args.out / CLASSIFIER_FILE)
     progress(f"exported {CLASSIFIER_FILE} ({args.members} network(s)) to {args.out}")
     if args.eval_scenes:
         from vision.tiles.evaluation import evaluate_tables
