@@ -701,3 +701,25 @@ def test_one_tiles_room_that_is_bare_table_is_no_doubt(reader, monkeypatch):
     assert not [d for d in reading.doubts if "room" in d]
     monkeypatch.setattr(TileReader, "_bare_table", lambda self, frame, points, tiles, around=None: set())
     assert len(rooms_there(read.read(scene.image).doubts)) == 1
+
+
+def test_the_other_networks_read_only_the_patches_the_first_reads_unsurely(reader):
+    """The first network reads every patch; the other two only where it is below ``others_below``
+    over the set's classes, and there the three's mean is taken, as :meth:`TileReader.classify` takes
+    it for every patch (what ``learn-tiles`` and a learned set read with)."""
+    import copy
+
+    scene = render_tile_scene(np.random.default_rng(5), TileSceneParams(palette="rummikub", **TURN_TABLE))
+    read = reader.with_palette(PALETTES["rummikub"])
+    upright = [cut_patch(scene.image, t.center, t.angle, t.height) for t in scene.tiles]
+    patches = balance(np.stack(upright + [p[::-1, ::-1] for p in upright]))   # tiles both ways up
+    every, _ = read.classify(patches)
+    (first,), _ = read.networks.read(patches, range(1))
+    sure = _softmax(first[:, read._classes]).max(axis=1) >= read.options.others_below
+    assert 0 < sure.sum() < len(patches)
+    got = read.logits(patches)
+    np.testing.assert_array_equal(got[sure], first[sure])
+    np.testing.assert_allclose(got[~sure], every[~sure], atol=1e-4)
+    always = copy.copy(read)
+    always.options = replace(read.options, others_below=1.0)
+    np.testing.assert_allclose(always.logits(patches), every, atol=1e-4)
