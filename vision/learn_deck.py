@@ -48,7 +48,7 @@ from vision.deck_head import FEATURES, Adam, ConvHead, fit_conv_head, shipped_bl
 from vision.decks import DeckProfile
 from vision.labels import NONE_CLASS, class_of
 from vision.patches import index_patch, index_patches
-from vision.recognizer import IndexCandidate, Recognizer, diagonal_partner, strongest_apart
+from vision.recognizer import IndexCandidate, Recognizer, _patch_tensor, diagonal_partner, strongest_apart
 
 ROW_LENGTH = 13
 LAYOUT_ORDER: tuple[str, ...] = tuple(str(Card(rank, suit)) for suit in SUITS for rank in range(1, 14))
@@ -388,6 +388,6 @@ def learn_deck(recognizer: Recognizer, photos: list[tuple[str, np.ndarray]], nam
 
 def classifier_outputs(session, patches: np.ndarray, names: list[str], batch: int = 512) -> list[np.ndarray]:
     """The named outputs of a classifier session for (N, S, S, 3) uint8 ``patches``, run in batches."""
-    runs = [session.run(names, {"patch": patches[i:i + batch].astype(np.float32).transpose(0, 3, 1, 2) * (1.0 / 255.0)})
+    runs = [session.run(names, {"patch": _patch_tensor(patches[i:i + batch])})
             for i in range(0, len(patches), batch)]
     return [np.concatenate([run[k] for run in runs]) for k in range(len(names))]

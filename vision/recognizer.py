@@ -133,6 +133,11 @@ def _session(path: Path, threads: int):
     return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
 
 
+def _patch_tensor(patches: np.ndarray) -> np.ndarray:
+    """(N, H, W, 3) uint8 patches as the classifiers' (N, 3, H, W) float32 input, scaled to 0-1."""
+    return patches.astype(np.float32).transpose(0, 3, 1, 2) * (1.0 / 255.0)
+
+
 def run_classifier(session, patches: np.ndarray, classes: int,
                    profile: DeckProfile | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Logits and embeddings of (N, H, W, 3) uint8 patches from a classifier session with a ``patch``
@@ -140,7 +145,7 @@ def run_classifier(session, patches: np.ndarray, classes: int,
     convolution blocks too, run on the session's ``features`` output)."""
     if len(patches) == 0:
         return np.zeros((0, classes), np.float32), np.zeros((0, 0), np.float32)
-    tensor = patches.astype(np.float32).transpose(0, 3, 1, 2) * (1.0 / 255.0)
+    tensor = _patch_tensor(patches)
     wanted = ["logits", "embedding"]
     if profile is not None and profile.reads not in wanted:
         if profile.reads not in {output.name for output in session.get_outputs()}:
@@ -169,7 +174,7 @@ class Networks:
 
     def read(self, patches: np.ndarray, members: range | None = None) -> tuple[list[np.ndarray], list[np.ndarray]]:
         """Each asked member's logits and embeddings of (N, H, W, 3) uint8 patches (all members by default)."""
-        tensor = patches.astype(np.float32).transpose(0, 3, 1, 2) * (1.0 / 255.0)
+        tensor = _patch_tensor(patches)
         if not self.joined:
             logits, embedding = self.session.run(["logits", "embedding"], {self.inputs[0]: tensor})
             return [logits], [embedding]
