@@ -1,4 +1,5 @@
-"""Speed of the tile reader, single thread, end to end: a 1280x720 frame with 60 tiles.
+"""Speed of the tile reader, single thread (onnxruntime's and OpenCV's), end to end: a 1280x720
+frame with 60 tiles.
 
 Renders a table of 60 tiles in rows (held-out font, both palettes in turn), runs
 ``TileReader.read`` repeatedly and prints the median and 90th-percentile time per frame,
@@ -32,7 +33,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench_vision import describe, timed  # noqa: E402  (the card benchmark's timing helpers)
+from bench_vision import describe, opencv_threads, timed  # noqa: E402  (the card benchmark's helpers)
 
 
 def sixty_tile_table(palette: str, seed: int):
@@ -102,6 +103,7 @@ def main() -> int:
     from vision.tiles.patches import balance, cut_patch
     from vision.tiles.reader import CLASSIFIER_FILE, TileReader
 
+    opencv_threads(args.threads)
     print(f"{CLASSIFIER_FILE}: {(DEFAULT_MODEL_DIR / CLASSIFIER_FILE).stat().st_size / 1e6:.2f} MB")
     for number, palette in enumerate(PALETTES):
         reader = TileReader(threads=args.threads, palette=PALETTES[palette])

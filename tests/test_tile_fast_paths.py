@@ -14,7 +14,7 @@ from engine.cards import PALETTES
 from vision.synth.tiles import TileSceneParams, render_tile_scene
 from vision.tiles.grouping import Placed, outline
 from vision.tiles.outlines import SEAM_PERCENTILE, _percentiles, _Scaled, _seam_rows
-from vision.tiles.patches import FACE_LEVEL, balance, cut_patch
+from vision.tiles.patches import FACE_LEVEL, balance, balanced_both_ways, cut_patch
 from vision.tiles.reader import TileReader, _middles
 
 
@@ -31,8 +31,23 @@ def plain_balance(patches: np.ndarray) -> np.ndarray:
     return balanced if patches.ndim == 4 else balanced[0]
 
 
-def plain_near_colour(self: _Scaled, a: float, b: float, tolerance: float) -> np.ndarray:
-    return np.hypot(self.a - a, self.b - b) < tolerance
+def plain_balanced_both_ways(upright: np.ndarray) -> np.ndarray:
+    """Each patch and the patch turned over, every one balanced on its own."""
+    both = np.stack([patch for upright_patch in upright for patch in (upright_patch, upright_patch[::-1, ::-1])])
+    return plain_balance(both)
+
+
+def plain_near_colour(self: _Scaled, a: float, b: float, tolerance: float, window=None) -> np.ndarray:
+    near = np.hypot(self.a - a, self.b - b) < tolerance
+    return near if window is None else near[window]
+
+
+def plain_merged_looks(mask: np.ndarray, merged: list, margin: int, stricter=None):
+    """The merged blobs' pixels on the whole mask, the stricter mask made for the whole frame."""
+    blob = np.zeros_like(mask)
+    cv2.drawContours(blob, merged, -1, 255, -1)
+    whole = (slice(None), slice(None))
+    return [blob & mask] + ([blob & mask & stricter(whole)] if stricter else []), (0, 0)
 
 
 def plain_chroma(self: _Scaled) -> np.ndarray:
@@ -72,6 +87,7 @@ def test_balance_by_tables_equals_scaling_every_pixel(scene):
     cut = np.stack([cut_patch(scene.image, t.center, t.angle, t.height) for t in scene.tiles])
     for patches in (noise, cut, cut[:, ::-1, ::-1], np.zeros((3, 40, 32, 3), np.uint8)):
         assert np.array_equal(balance(patches), plain_balance(patches))
+        assert np.array_equal(balanced_both_ways(patches), plain_balanced_both_ways(patches))
     assert np.array_equal(balance(cut[0]), plain_balance(cut[0]))
 
 
@@ -125,6 +141,8 @@ def test_readings_through_the_fast_paths_equal_readings_through_the_plain_ones(p
               for seed in range(3)]
     fast = [reader.read(scene.image) for scene in scenes]
     monkeypatch.setattr(reader_module, "balance", plain_balance)
+    monkeypatch.setattr(reader_module, "balanced_both_ways", plain_balanced_both_ways)
+    monkeypatch.setattr(outlines_module, "_merged_looks", plain_merged_looks)
     monkeypatch.setattr(reader_module, "outline", plain_outline)
     monkeypatch.setattr(reader_module, "_middles", plain_middles)
     monkeypatch.setattr(outlines_module, "_percentiles", np.percentile)
@@ -137,3 +155,45 @@ def test_readings_through_the_fast_paths_equal_readings_through_the_plain_ones(p
         assert a.tiles == b.tiles
         assert [(str(d), reader_module.doubt_place(d)) for d in a.doubts] == [(str(d), reader_module.doubt_place(d))
                                                                              for d in b.doubts]
+
+
+def test_merged_blobs_opened_in_their_window_equal_the_whole_mask_opened(scene):
+    small = cv2.resize(scene.image, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+    scaled = _Scaled.of(small)
+    face = (float(np.percentile(scaled.light, 97)), float(np.median(scaled.a)), float(np.median(scaled.b)))
+    rng = np.random.default_rng(5)
+    for trial in range(40):
+        mask = np.zeros(small.shape[:2], np.uint8)
+        for _ in range(6):      # tiles with light stripes through them, some at the frame's edge
+            x, y = rng.integers(-20, small.shape[1]), rng.integers(-20, small.shape[0])
+            cv2.rectangle(mask, (int(x), int(y)), (int(x + rng.integers(10, 80)), int(y + rng.integers(10, 40))), 255, -1)
+            cv2.line(mask, (int(x), int(y)), (int(x + rng.integers(-90, 90)), int(y + rng.integers(-90, 90))), 255, 3)
+        merged = list(cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0])[:1 + trial % 3]
+        size = int(rng.integers(3, 16))
+        kernel = cv2.getStructuringElement(outlines_module.REOPEN_KERNEL, (size, size))
+        stricter = lambda box: outlines_module.face_mask(scaled, face, 10.0, window=box)   # noqa: E731
+        looks, (x0, y0) = outlines_module._merged_looks(mask, merged, max(size, outlines_module.FACE_MASK_REACH),
+                                                        stricter)
+        whole, _ = plain_merged_looks(mask, merged, 0, stricter)
+        for look, plain in zip(looks, whole, strict=True):
+            opened = np.zeros_like(mask)
+            opened[y0:y0 + look.shape[0], x0:x0 + look.shape[1]] = cv2.morphologyEx(look, cv2.MORPH_OPEN, kernel)
+            assert np.array_equal(opened, cv2.morphologyEx(plain, cv2.MORPH_OPEN, kernel))
+
+
+def test_a_face_mask_of_a_window_equals_the_whole_frames_but_along_its_sides(scene):
+    small = cv2.resize(scene.image, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+    scaled = _Scaled.of(small)
+    face = (float(np.percentile(scaled.light, 97)), float(np.median(scaled.a)), float(np.median(scaled.b)))
+    whole = outlines_module.face_mask(scaled, face)
+    reach = outlines_module.FACE_MASK_REACH
+    rng = np.random.default_rng(6)
+    for _ in range(40):
+        y0, x0 = int(rng.integers(0, small.shape[0] - 20)), int(rng.integers(0, small.shape[1] - 20))
+        window = (slice(y0, y0 + int(rng.integers(12, 200))), slice(x0, x0 + int(rng.integers(12, 300))))
+        part = outlines_module.face_mask(scaled, face, window=window)
+        # the window's sides inside the frame are left out, those on the frame's edge not
+        top, left = (reach if y0 else 0), (reach if x0 else 0)
+        bottom = part.shape[0] - (reach if window[0].stop < small.shape[0] else 0)
+        right = part.shape[1] - (reach if window[1].stop < small.shape[1] else 0)
+        assert np.array_equal(part[top:bottom, left:right], whole[window][top:bottom, left:right])

@@ -142,14 +142,14 @@ class _Scaled:
         """Each pixel's chroma (the length of its a, b)."""
         return np.take(_CHROMA, self.levels)
 
-    def near_colour(self, a: float, b: float, tolerance: float) -> np.ndarray:
-        """The pixels whose a, b lie within ``tolerance`` of ``a``, ``b`` (bool)."""
+    def near_colour(self, a: float, b: float, tolerance: float, window: tuple[slice, slice] | None = None) -> np.ndarray:
+        """The pixels whose a, b lie within ``tolerance`` of ``a``, ``b`` (bool; of ``window`` only, if given)."""
         table = np.zeros((256, 256), bool)
         # Only levels less than the tolerance away on each axis can be near (a level more is kept too).
         rows, columns = (slice(max(0, math.floor(level - tolerance)), max(0, min(256, math.ceil(level + tolerance) + 1)))
                          for level in (a + 128, b + 128))
         table[rows, columns] = np.hypot(_LEVELS[rows, None] - a, _LEVELS[None, columns] - b) < tolerance
-        return np.take(table.ravel(), self.levels)
+        return np.take(table.ravel(), self.levels if window is None else self.levels[window])
 
     def seam_profile(self, rect) -> np.ndarray:
         """The seam profile of a rectangle (OpenCV's ``((x, y), (w, h), degrees)``): the
@@ -230,12 +230,19 @@ def _shade(nearby: np.ndarray, face: float, deepest: float = DEEPEST_SHADE) -> n
     return np.clip(nearby / max(face, 1.0), deepest, 1.0)
 
 
+FACE_MASK_REACH = 4
+"""Pixels of :func:`face_mask` depend on the frame's pixels this near them (its opening and closing)."""
+
+
 def face_mask(scaled: _Scaled, face: tuple[float, float, float], tolerance: float = COLOUR_TOLERANCE,
-              deepest: float = DEEPEST_SHADE) -> np.ndarray:
+              deepest: float = DEEPEST_SHADE, window: tuple[slice, slice] | None = None) -> np.ndarray:
     """Pixels near the face colour ``face`` (within ``tolerance`` in a, b) and not much darker
-    (uint8 0/255; in a shadow down to ``deepest`` of the face's lightness) of a scaled frame."""
+    (uint8 0/255; in a shadow down to ``deepest`` of the face's lightness) of a scaled frame;
+    with ``window``, of that part of it (the same as the whole frame's mask there, but for
+    :data:`FACE_MASK_REACH` pixels along the window's sides inside the frame)."""
     fl, fa, fb = face
-    near = scaled.near_colour(fa, fb, tolerance) & (scaled.light > DARKEST * fl * _shade(scaled.nearby, fl, deepest))
+    light, nearby = (scaled.light, scaled.nearby) if window is None else (scaled.light[window], scaled.nearby[window])
+    near = scaled.near_colour(fa, fb, tolerance, window) & (light > DARKEST * fl * _shade(nearby, fl, deepest))
     opened = cv2.morphologyEx(near.astype(np.uint8) * 255, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
     # Closing seals the dents of digits at the bevel and the thin seams inside a row.
     return cv2.morphologyEx(opened, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
@@ -282,7 +289,7 @@ def face_rects(scaled: _Scaled, min_area: float) -> tuple[list, np.ndarray | Non
         mask = face_mask(scaled, face)
         if np.count_nonzero(mask) <= MAX_COVER * mask.size:     # faces cover less than half of it
             rects = _rect_blobs(mask, min_area,
-                                stricter=lambda face=face: face_mask(scaled, face, COLOUR_TOLERANCE / 2))
+                                stricter=lambda box, face=face: face_mask(scaled, face, COLOUR_TOLERANCE / 2, window=box))
             looks.append((face, rects, mask))
     # Seams are costly to check: a look whose tiles, seams or not, are fewer than the best
     # seamed count so far cannot win.
@@ -304,7 +311,7 @@ def face_rects(scaled: _Scaled, min_area: float) -> tuple[list, np.ndarray | Non
         mask = face_mask(scaled, best_face, LOOSE_TOLERANCE, LOOSE_SHADE)
         if np.count_nonzero(mask) <= MAX_COVER * mask.size:
             rects = _rect_blobs(mask, min_area,
-                                stricter=lambda: face_mask(scaled, best_face, COLOUR_TOLERANCE / 2))
+                                stricter=lambda box: face_mask(scaled, best_face, COLOUR_TOLERANCE / 2, window=box))
             # ... and where the tiles explain nearly all of its mask (not a light check of the cloth)
             if _tile_count(rects) > best_count * LOOSE_GAIN and _explained_share(mask, rects) >= LOOSE_EXPLAINED:
                 count = _seamed_count(scaled, rects)
@@ -410,14 +417,17 @@ def _inked(patches: np.ndarray, labels: np.ndarray, kept: list[int], least: floa
     return inked
 
 
-def _rect_blobs(mask: np.ndarray, min_area: float, width: float | None = None, stricter=None) -> list:
+def _rect_blobs(mask: np.ndarray, min_area: float, width: float | None = None, stricter=None,
+                offset: tuple[int, int] = (0, 0)) -> list:
     """Min-area rectangles of the blobs that fill them like tiles do. A blob that does not
     (a tile touching a light stripe of the table, a glare spot) is opened with a kernel of
     half a tile's ``width`` and looked at again: thin stripes and bridges fall away. With
-    ``stricter`` (a function giving a mask of pixels nearer the face colour) it is also looked
+    ``stricter`` (a function giving a mask of pixels nearer the face colour within a window,
+    :func:`face_mask`'s ``window``) it is also looked
     at within that mask -- a glare halo tinted by the table falls away -- and the look that
-    explains more tiles counts."""
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    explains more tiles counts. ``offset``: where ``mask``'s corner lies in the frame (the
+    rectangles are in frame pixels)."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE, offset=offset)
     rects, merged = [], []
     for contour in contours:
         area = cv2.contourArea(contour)
@@ -435,14 +445,26 @@ def _rect_blobs(mask: np.ndarray, min_area: float, width: float | None = None, s
     if merged and width is not False:
         size = width or (float(np.median([min(r[1]) for r in rects])) * 0.74 if rects else None)
         if size and size >= 6:
-            blob = np.zeros_like(mask)
-            cv2.drawContours(blob, merged, -1, 255, -1)
             kernel = cv2.getStructuringElement(REOPEN_KERNEL, (int(size * 0.55), int(size * 0.55)))
-            looks = [blob & mask] + ([blob & mask & stricter()] if stricter else [])
-            found = [[r for r in _rect_blobs(cv2.morphologyEx(look, cv2.MORPH_OPEN, kernel), min_area, False)
+            looks, corner = _merged_looks(mask, merged, max(*kernel.shape, FACE_MASK_REACH), stricter)
+            found = [[r for r in _rect_blobs(cv2.morphologyEx(look, cv2.MORPH_OPEN, kernel), min_area, False, offset=corner)
                       if min(r[1]) >= 0.6 * size] for look in looks]
             rects += max(found, key=_tile_count)
     return rects
+
+
+def _merged_looks(mask: np.ndarray, merged: list, margin: int, stricter=None) -> tuple[list[np.ndarray], tuple[int, int]]:
+    """The pixels of ``mask`` inside the ``merged`` contours, and (with ``stricter``) those of them
+    in the stricter mask too, within the contours' box and ``margin`` pixels around it, with that
+    window's top left corner: what an opening (a kernel up to ``margin`` wide) and the stricter
+    mask (:data:`FACE_MASK_REACH`) make of those pixels is the same as on the whole mask, since
+    nothing outside the contours is set, at a fraction of the work."""
+    x, y, w, h = cv2.boundingRect(np.vstack(merged))
+    x0, y0 = max(0, x - margin), max(0, y - margin)
+    box = (slice(y0, y + h + margin), slice(x0, x + w + margin))
+    blob = np.zeros_like(mask[box])
+    cv2.drawContours(blob, merged, -1, 255, -1, offset=(-x0, -y0))
+    return [blob & mask[box]] + ([blob & mask[box] & stricter(box)] if stricter else []), (x0, y0)
 
 
 def _seam_rows(small: np.ndarray, rect) -> np.ndarray:
@@ -673,7 +695,7 @@ def _tinted_faces(scaled: _Scaled, rects: list, lighter: np.ndarray,
     mask = face_mask(scaled, face)
     if np.count_nonzero(mask) > MAX_COVER * mask.size:
         return None
-    found = _rect_blobs(mask, min_area, stricter=lambda: face_mask(scaled, face, COLOUR_TOLERANCE / 2))
+    found = _rect_blobs(mask, min_area, stricter=lambda box: face_mask(scaled, face, COLOUR_TOLERANCE / 2, window=box))
     return (found, mask) if _seamed_count(scaled, found) > _seamed_count(scaled, rects) else None
 
 

@@ -60,6 +60,22 @@ def balance(patches: np.ndarray) -> np.ndarray:
     return balanced if patches.ndim == 4 else balanced[0]
 
 
+def balanced_both_ways(upright: np.ndarray) -> np.ndarray:
+    """(N, H, W, 3) upright patches balanced (:func:`balance`), each followed by itself turned
+    over: (2N, H, W, 3). A patch turned over balances alike (its middle holds the same pixels and
+    the face's sums are exact), so each is balanced once.
+
+    >>> upright = np.random.default_rng(0).integers(0, 256, (2, 40, 32, 3), dtype=np.uint8)
+    >>> both = balanced_both_ways(upright)
+    >>> both.shape, bool((both[3] == balance(upright[1, ::-1, ::-1])).all())
+    ((4, 40, 32, 3), True)
+    """
+    balanced = balance(upright)
+    both = np.empty((2 * len(upright), *upright.shape[1:]), upright.dtype)
+    both[0::2], both[1::2] = balanced, balanced[:, ::-1, ::-1]
+    return both
+
+
 def cut_patch(frame: np.ndarray, center: tuple[float, float], angle: float, height: float) -> np.ndarray:
     """The upright patch of a tile as the camera saw it (not balanced)."""
     matrix = index_patch_transform(center, angle, height, PATCH_HEIGHT, PATCH_CONTEXT)

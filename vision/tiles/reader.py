@@ -36,7 +36,7 @@ from vision.recognizer import DEFAULT_MODEL_DIR, Networks, _session, _softmax
 from vision.tiles.grouping import Placed, components, gaps, outline, reading_order
 from vision.tiles.labels import CLASS_CODES, NONE_CLASS, UPSIDE_CLASS, palette_classes
 from vision.tiles.outlines import Blob, TileCandidate, find_layout, row_pitch
-from vision.tiles.patches import PATCH_HEIGHT, PATCH_WIDTH, balance, cut_patch
+from vision.tiles.patches import PATCH_HEIGHT, PATCH_WIDTH, balance, balanced_both_ways, cut_patch
 
 CLASSIFIER_FILE = "tiles-classifier.onnx"
 EDGE = 2.0
@@ -309,10 +309,9 @@ class TileReader:
             right, down = np.array([math.cos(c.angle), math.sin(c.angle)]), np.array([-math.sin(c.angle), math.cos(c.angle)])
             for along, across, degrees, scale in jitters:
                 centre = np.array([c.x, c.y]) + c.height * (along * right + across * down)
-                patch = cut_patch(frame, (float(centre[0]), float(centre[1])), c.angle + math.radians(degrees),
-                                  c.height * scale)
-                patches += [patch, patch[::-1, ::-1]]
-        logits = self.logits(balance(np.stack(patches)))
+                patches.append(cut_patch(frame, (float(centre[0]), float(centre[1])), c.angle + math.radians(degrees),
+                                         c.height * scale))
+        logits = self.logits(balanced_both_ways(np.stack(patches)))
         more = _softmax(logits[:, self._classes]).reshape(len(which), len(jitters), 2, -1)
         pairs[which] = geometric_mean(pairs[which], more, read)
 
@@ -423,11 +422,10 @@ class TileReader:
         doubts: list[Doubt] = []
         unreadable: list[Placed] = []       # candidates that may be tiles the classifier could not read
         dropped: list[Placed] = []          # ... and all candidates it did not read
-        patches = np.empty((2 * len(cut), PATCH_HEIGHT, PATCH_WIDTH, 3), np.uint8)
+        upright = np.empty((len(cut), PATCH_HEIGHT, PATCH_WIDTH, 3), np.uint8)
         for k, c in enumerate(cut):
-            patches[2 * k] = cut_patch(frame, (c.x, c.y), c.angle, c.height)
-            patches[2 * k + 1] = patches[2 * k, ::-1, ::-1]       # the same tile turned over
-        logits = self.logits(balance(patches))
+            upright[k] = cut_patch(frame, (c.x, c.y), c.angle, c.height)
+        logits = self.logits(balanced_both_ways(upright))     # each tile upright and turned over
         all_probs = _softmax(logits[:, self._classes])      # only this set's classes compete
         upside, none = len(self._classes) - 2, len(self._classes) - 1
         self._read_again(frame, cut, all_probs)
