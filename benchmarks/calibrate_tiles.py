@@ -5,7 +5,9 @@ A turn is judged only when every tile of both readings is at least ``--confirm-b
 held-out font, on seeds apart from the benchmark's (``eval_tiles.py`` uses 7, 8, 107, 108 and
 its turns), and prints for each bar how many right readings fall below it (questions the players
 need not have had) and how many misread ones reach it (wrong readings only doubts can stop);
-the bar is the lowest one with no misread reading at or above it.
+the bar is the lowest one with no misread reading at or above it. Each count is also given for
+the tables read without a doubt: a table with a doubt is asked about whatever its tiles'
+confidence, so those are the misreads only the bar stops.
 
 Run: ``python benchmarks/calibrate_tiles.py`` (``--help`` for the counts and seeds).
 """
@@ -45,21 +47,28 @@ def main(argv: list[str] | None = None) -> int:
                                        light_tables=False, tile_height=(40.0, 64.0))):
             for _ in range(args.tables // 2):
                 scene = render_tile_scene(rng, params)
-                graded += graded_readings(scene, read.read(scene.image))
+                reading = read.read(scene.image)
+                graded += [(*grade, reading.complete) for grade in graded_readings(scene, reading)]
         print(f"{palette}: {len(graded)} readings so far", flush=True)
-    confidence = np.array([c for c, _, _ in graded])
-    right = np.array([truth == read for _, truth, read in graded])
-    print(f"{len(graded)} readings, {int((~right).sum())} misread")
-    chosen = None
+    confidence = np.array([c for c, _, _, _ in graded])
+    right = np.array([truth == read for _, truth, read, _ in graded])
+    unstopped = np.array([complete for _, _, _, complete in graded])
+    print(f"{len(graded)} readings, {int((~right).sum())} misread; {int(unstopped.sum())} readings in tables read "
+          f"without a doubt, {int((~right & unstopped).sum())} misread")
+    chosen = chosen_all = None
     for bar in BARS:
         sure = confidence >= bar
         print(f"bar {bar:.2f}: right below {int((right & ~sure).sum())} ({(right & ~sure).sum() / max(1, right.sum()):.2%} "
-              f"of the right ones), misread at or above {int((~right & sure).sum())}")
-        if chosen is None and not (~right & sure).any():
+              f"of the right ones; {int((right & ~sure & unstopped).sum())} in tables without a doubt), misread at or "
+              f"above {int((~right & sure).sum())} ({int((~right & sure & unstopped).sum())} in tables without a doubt)")
+        if chosen_all is None and not (~right & sure).any():
+            chosen_all = bar
+        if chosen is None and not (~right & sure & unstopped).any():
             chosen = bar
-    print(f"lowest bar with no misread reading at or above it: {chosen}")
-    sure_misreads = sorted((c, truth, read) for c, truth, read in graded if truth != read and c >= BARS[0])
-    print("misread at or above the lowest bar: " + ", ".join(f"{truth} as {read} ({c:.2f})" for c, truth, read in sure_misreads))
+    print(f"lowest bar with no misread reading at or above it: {chosen_all} (in a table without a doubt: {chosen})")
+    sure_misreads = sorted((c, truth, read, complete) for c, truth, read, complete in graded if truth != read and c >= BARS[0])
+    print("misread at or above the lowest bar: " + ", ".join(
+        f"{truth} as {read} ({c:.2f}{'' if complete else ', its table doubted'})" for c, truth, read, complete in sure_misreads))
     return 0
 
 
