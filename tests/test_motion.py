@@ -3,7 +3,7 @@
 import cv2
 import numpy as np
 
-from vision.motion import MotionDetector
+from vision.motion import MotionDetector, shrink
 
 SKIN = (120, 160, 220)  # BGR of a light skin tone
 
@@ -130,3 +130,13 @@ def test_glare_on_wood_is_no_hand_but_a_hand_beside_it_still_is():
     colour, alpha = occluders.hand(np.random.default_rng(4), 640, 360, 120.0, (420.0, 150.0))
     hand = (glared + alpha[:, :, None] * (colour - glared)).clip(0, 255).astype(np.uint8)
     assert hand_share(hand, opaque=True) > 0.003
+
+
+def test_shrinking_in_halves_is_within_a_grey_level_of_one_area_step():
+    rng = np.random.default_rng(3)
+    for height, width, target in ((720, 1280, 160), (720, 1280, 320), (1080, 1920, 160), (480, 640, 100), (90, 160, 160)):
+        frame = cv2.GaussianBlur(rng.integers(0, 256, (height, width, 3), dtype=np.uint8), (0, 0), 2.0)
+        one_step = cv2.resize(frame, (target, round(height * target / width)), interpolation=cv2.INTER_AREA)
+        halves = shrink(frame, target)
+        assert halves.shape == one_step.shape
+        assert np.abs(halves.astype(int) - one_step).max() <= 1
