@@ -28,7 +28,10 @@ from webui import create_app  # noqa: E402
 
 
 class StillCamera:
-    """The newest frame never changes: what is measured is the page's work, not the camera's."""
+    """A :class:`webui.camera.TableCamera` whose newest frame never changes: what is measured is the
+    page's work, not the camera's."""
+
+    reads, deck_name = "cards", None
 
     def __init__(self, image) -> None:
         self.image, self.zones = image, default_zones("gin", 2)
@@ -36,8 +39,14 @@ class StillCamera:
     def latest_image(self):
         return self.image
 
-    def use_corners(self, corners) -> None:
+    def use_corners(self, corners, size=None) -> None:
         raise AssertionError("the benchmark sets no corners")
+
+    def geometry_status(self):
+        return None             # no referee reading yet: the page finds the markers itself
+
+    def corners_in_use(self):
+        return None             # the markers, no corners set by hand
 
 
 def median_ms(work, repeat: int) -> float:
