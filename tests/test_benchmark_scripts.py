@@ -1,0 +1,15 @@
+"""The cheap benchmark scripts still run against today's code (they are not part of the suite's
+figures, but a script that broke silently reports nothing when a session runs it)."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_the_camera_page_benchmark_runs_with_a_camera_that_speaks_the_whole_protocol():
+    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench_camera_page.py"), "--repeat", "1"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "GET /camera/view.json" in done.stdout and "one refresh (both)" in done.stdout
