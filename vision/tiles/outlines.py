@@ -325,8 +325,24 @@ def face_rects(scaled: _Scaled, min_area: float) -> tuple[list, np.ndarray | Non
 
 def _share_inside(covered: np.ndarray, rect) -> float:
     """The share of ``rect``'s pixels that ``covered`` (0/255) covers."""
-    own = _covered(covered.shape, [rect])
-    return float(np.count_nonzero(own & covered) / max(1, np.count_nonzero(own)))
+    window, own = _own_pixels(covered.shape, rect)
+    return float(np.count_nonzero(own & (covered[window] > 0)) / max(1, np.count_nonzero(own)))
+
+
+def _own_pixels(shape: tuple[int, ...], rect) -> tuple[tuple[slice, slice], np.ndarray]:
+    """The pixels of an image of ``shape`` inside ``rect``, as :func:`_covered` fills them, within
+    the rectangle's bounding box: that box (slices, clipped to the image) and the pixels in it (bool).
+
+    >>> window, own = _own_pixels((100, 100), ((50, 20), (10, 6), 0))
+    >>> window, int(own.sum()) == int(_covered((100, 100), [((50, 20), (10, 6), 0)]).astype(bool).sum())
+    ((slice(17, 24, None), slice(45, 56, None)), True)
+    """
+    corners = np.round(cv2.boxPoints(rect)).astype(np.int32)
+    x0, y0 = max(0, int(corners[:, 0].min())), max(0, int(corners[:, 1].min()))
+    x1, y1 = min(shape[1], int(corners[:, 0].max()) + 1), min(shape[0], int(corners[:, 1].max()) + 1)
+    own = np.zeros((max(0, y1 - y0), max(0, x1 - x0)), np.uint8)
+    cv2.fillPoly(own, [corners - (x0, y0)], 255)
+    return (slice(y0, y1), slice(x0, x1)), own > 0
 
 
 def _covered(shape: tuple[int, ...], rects: list) -> np.ndarray:
@@ -738,10 +754,10 @@ def _face_coloured(lab: np.ndarray, rect, face: tuple[float, float]) -> bool:
     >>> _face_coloured(lab, rect, (13.0, 30.0)), _face_coloured(lab, rect, (0.0, 5.0))
     (True, False)
     """
-    inside = _covered(lab.shape, [rect]) > 0
-    light = lab[:, :, 0][inside]
+    window, inside = _own_pixels(lab.shape, rect)
+    light = lab[window][:, :, 0][inside]
     face_half = light >= np.median(light)
-    a, b = (float(np.median(lab[:, :, k][inside][face_half])) - 128 for k in (1, 2))
+    a, b = (float(np.median(lab[window][:, :, k][inside][face_half])) - 128 for k in (1, 2))
     return math.hypot(a - face[0], b - face[1]) <= COLOUR_TOLERANCE
 
 
