@@ -74,7 +74,8 @@ def main() -> None:
         game = simulate_wiener(seed, players=4)
         start = game.knock_action()
         film = WienerFilm(recognizer, (width, height), read_from=start, record=record, design=design)
-        tracker = WienerTracker(game.players, game.dealer, zones=game.zones, layout_confidence=film.layout_confidence)
+        tracker = WienerTracker(game.players, game.dealer, zones=game.zones, layout_confidence=film.layout_confidence,
+                                play_confidence=film.play_confidence)
         began, cpu = time.perf_counter(), time.process_time()
         frames = film.frames(game, tracker)
         if args.readings:

@@ -80,6 +80,20 @@ def layout_confidence(deck_learned: bool) -> float:
     return LAYOUT_CONFIDENCE if deck_learned else UNLEARNED_LAYOUT_CONFIDENCE
 
 
+def play_confidence(deck_learned: bool) -> float:
+    """The bar for readings before the knock (the discard pile's cards) with the players' deck learned
+    or not: the tracker's own (:attr:`TrackerOptions.min_confidence`) with it; without it,
+    :data:`UNLEARNED_LAYOUT_CONFIDENCE` as well. The pile's cards lie on the same table at the same
+    size as the layouts, and an untaught deck is misread as surely there: rendered rounds of
+    ``gnome/anglo`` and ``gnome/plastic`` without a learned deck recorded a 5D discard as 6D and a KC as
+    KS at the tracker's 0.8 (models/CARDS.md, session 20).
+
+    >>> play_confidence(True), play_confidence(False)
+    (0.8, 0.98)
+    """
+    return TrackerOptions().min_confidence if deck_learned else UNLEARNED_LAYOUT_CONFIDENCE
+
+
 def took(player: str, card: str) -> str:
     """A move question's answer: ``player`` took ``card`` from the discard pile.
 
@@ -128,13 +142,13 @@ class WienerTracker(GinTracker):
 
     def __init__(self, players: Sequence[str], dealer: str, rules: WienerRules = WienerRules(),
                  zones: ZoneMap | None = None, options: TrackerOptions = TrackerOptions(),
-                 layout_confidence: float = LAYOUT_CONFIDENCE) -> None:
+                 layout_confidence: float = LAYOUT_CONFIDENCE, play_confidence: float = 0.0) -> None:
         if not 2 <= len(players) <= 6 or len(set(players)) != len(players):
             raise TrackerError(f"Wiener Rummy is tracked for 2-6 players with different names, got {list(players)!r}")
         if dealer not in players:
             raise TrackerError(f"dealer {dealer!r} is not one of the players {', '.join(players)}")
         self.players, self.dealer, self.rules = tuple(players), dealer, rules
-        self._play_options = options
+        self._play_options = replace(options, min_confidence=max(options.min_confidence, play_confidence))
         self._layout_options = replace(options, min_confidence=max(options.min_confidence, layout_confidence))
         self.zones = zones or default_zones("wiener", len(players))
         if self.zones.players != len(players) or self.zones.of_kind("discard") is None:
@@ -157,8 +171,8 @@ class WienerTracker(GinTracker):
 
     @property
     def options(self) -> TrackerOptions:
-        """The options given; from the knock on, with ``min_confidence`` raised to ``layout_confidence``
-        (see :data:`LAYOUT_CONFIDENCE`).
+        """The options given, with ``min_confidence`` raised to ``play_confidence`` (:func:`play_confidence`:
+        an untaught deck's); from the knock on, raised to ``layout_confidence`` (see :data:`LAYOUT_CONFIDENCE`).
 
         >>> t = WienerTracker(("Ann", "Ben"), dealer="Ben")
         >>> t.options.min_confidence, t._layout_options.min_confidence

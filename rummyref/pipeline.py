@@ -785,6 +785,9 @@ class PipelineConfig:
     layout_confidence: float | None = None
     """Wiener Rummy: layout readings below this are asked; None: by the deck
     (:func:`engine.wiener_tracker.layout_confidence`: 0.9 with a learned deck, 0.98 without)."""
+    play_confidence: float | None = None
+    """Wiener Rummy: readings before the knock below this are asked (and below ``tracker``'s own bar);
+    None: by the deck (:func:`engine.wiener_tracker.play_confidence`: 0.8 with a learned deck, 0.98 without)."""
     tiles: str = "ravensburger"
     """Tile Rummy (:class:`rummyref.tile_pipeline.TilePipeline`): the tile set (``engine.cards.PALETTES``)."""
     poll_s: float = 0.25

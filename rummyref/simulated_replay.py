@@ -452,10 +452,11 @@ def referee_simulated_round(store: Any, game: Any, recognizer: Any = None,
 
     match_id = create_match(store, {"game": "wiener", "players": list(game.players), "first_dealer": game.dealer},
                             "simulation").match_id
-    # Photographed, the layouts' bar is the one for the recognizer's deck; the simulator's readings are no deck's.
+    # Photographed, the bars are the ones for the recognizer's deck; the simulator's readings are no deck's.
     config = PipelineConfig(camera="dir:none", players=game.players, first_dealer=game.dealer, table_cm=TABLE_CM,
                             deck=None if recognizer is None else recognizer.deck,
-                            layout_confidence=None if renderer is not None else LAYOUT_CONFIDENCE)
+                            layout_confidence=None if renderer is not None else LAYOUT_CONFIDENCE,
+                            play_confidence=None if renderer is not None else 0.0)
     committed: list[Event] = []
     pipeline = WienerPipeline(config, lambda: store, match_id, recognizer=recognizer, on_events=committed.extend)
     pipeline.recorder = Recorder(store, match_id)

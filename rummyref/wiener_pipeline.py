@@ -14,9 +14,9 @@ recognizer, zones, record), read with jokers and two decks, on the Wiener table 
   the last one is cleared from the table;
 - a round the tracker cannot settle is recorded by the players on the dashboard; the next round
   starts from that record too, as it does after the undo button;
-- without a learned deck (``run --deck``) the layouts' readings below 0.98 are asked, not 0.9: a
-  deck the recognizer was not taught has its small indices misread surely
-  (:data:`~engine.wiener_tracker.UNLEARNED_LAYOUT_CONFIDENCE`).
+- without a learned deck (``run --deck``) every reading below 0.98 is asked, the layouts' (not 0.9)
+  and the discard pile's (not 0.8): a deck the recognizer was not taught has its small indices
+  misread surely (:data:`~engine.wiener_tracker.UNLEARNED_LAYOUT_CONFIDENCE`).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from typing import Any, Sequence
 
 from engine.tracker import Event, TrackerOptions
 from engine.wiener import WienerRules
-from engine.wiener_tracker import LAYOUT_CONFIDENCE, WienerTracker, layout_confidence
+from engine.wiener_tracker import LAYOUT_CONFIDENCE, WienerTracker, layout_confidence, play_confidence
 from engine.zones import default_zones
 from rummyref.pipeline import Pipeline, TrackedHands
 
@@ -48,8 +48,9 @@ class WienerSession(TrackedHands):
     """
 
     def __init__(self, players: Sequence[str], dealer: str, rules: WienerRules, table_cm: tuple[float, float],
-                 options: TrackerOptions, layout_confidence: float = LAYOUT_CONFIDENCE) -> None:
-        self.table_cm, self.options, self.layout_confidence = table_cm, options, layout_confidence
+                 options: TrackerOptions, layout_confidence: float = LAYOUT_CONFIDENCE, play_confidence: float = 0.0) -> None:
+        self.table_cm, self.options = table_cm, options
+        self.layout_confidence, self.play_confidence = layout_confidence, play_confidence
         self.tracker: WienerTracker | None = None
         self.ended = None
         self.start_round(tuple(players), dealer, rules, number=1)
@@ -58,7 +59,8 @@ class WienerSession(TrackedHands):
     def start_round(self, seated: Sequence[str], dealer: str, rules: WienerRules, number: int) -> None:
         """Track round ``number`` of ``seated`` (in seat order), dealt by ``dealer``, once the table is cleared."""
         self.zones = default_zones("wiener", len(seated), *self.table_cm)
-        tracker = WienerTracker(tuple(seated), dealer, rules, self.zones, self.options, self.layout_confidence)
+        tracker = WienerTracker(tuple(seated), dealer, rules, self.zones, self.options, self.layout_confidence,
+                                self.play_confidence)
         if self.tracker is not None:  # what the players named for cards the camera cannot read holds for this deck
             tracker.named, tracker.misread = self.tracker.named, self.tracker.misread
         self.tracker, self.hand = tracker, number
@@ -77,11 +79,11 @@ class WienerPipeline(Pipeline):
     jokers = True
 
     def _new_session(self) -> WienerSession:
-        config = self.config
+        config, learned = self.config, self.config.deck is not None
         return WienerSession(config.players, config.first_dealer or config.players[0], WienerRules(),
                              config.table_cm, config.tracker,
-                             layout_confidence(config.deck is not None) if config.layout_confidence is None
-                             else config.layout_confidence)
+                             layout_confidence(learned) if config.layout_confidence is None else config.layout_confidence,
+                             play_confidence(learned) if config.play_confidence is None else config.play_confidence)
 
     def _commit(self, events: list[Event], frame: Any) -> None:
         super()._commit(events, frame)

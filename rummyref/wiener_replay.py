@@ -146,8 +146,13 @@ class WienerFilm:
     :func:`~rummyref.simulated_replay.replay_wiener`."""
 
     def __init__(self, recognizer: Any, size: tuple[int, int] = (1280, 720), max_frames: int | None = None,
-                 read_from: int = 0, design: str | None = None, record: Path | None = None) -> None:
+                 read_from: int = 0, design: str | None = None, record: Path | None = None,
+                 deck_learned: bool | None = None) -> None:
         self.recognizer = recognizer
+        self.deck_learned = deck_learned if deck_learned is not None else (
+            recognizer is None or recognizer.deck is not None)
+        """Whether the readings are those of a learned deck, which sets the tracker's bars; by default the
+        recognizer's deck, and a recording replayed without a recognizer is taken for a learned deck's."""
         self.size = size
         self.design = design
         """The deck design photographed (default the first held-out design, as the Gin replay)."""
@@ -164,11 +169,19 @@ class WienerFilm:
 
     @property
     def layout_confidence(self) -> float:
-        """The tracker's bar for layout readings: by the recognizer's deck (learned or not); with no
-        recognizer (a recording of the simulator's readings replayed) the learned deck's."""
+        """The tracker's bar for layout readings: by :attr:`deck_learned`."""
         from engine.wiener_tracker import layout_confidence
 
-        return layout_confidence(self.recognizer is None or self.recognizer.deck is not None)
+        return layout_confidence(self.deck_learned)
+
+    @property
+    def play_confidence(self) -> float:
+        """The tracker's bar for readings before the knock: by :attr:`deck_learned` where the round is
+        photographed from its first frame; the simulator's readings (a round photographed from
+        :attr:`read_from` on) are no deck's and keep the tracker's own."""
+        from engine.wiener_tracker import play_confidence
+
+        return play_confidence(self.deck_learned or self.read_from > 0)
 
     def frames(self, game: SimulatedRound, tracker: Any) -> Iterator[SimFrame]:
         """The frames of ``game`` as the tracker gets them: each photographed and read, the sightings
@@ -220,5 +233,6 @@ class WienerFilm:
         """``game`` photographed, read and tracked; as :func:`~engine.simulate_wiener.track_wiener`."""
         from engine.wiener_tracker import WienerTracker
 
-        tracker = WienerTracker(game.players, game.dealer, zones=game.zones, layout_confidence=self.layout_confidence)
+        tracker = WienerTracker(game.players, game.dealer, zones=game.zones, layout_confidence=self.layout_confidence,
+                                play_confidence=self.play_confidence)
         return feed(tracker, self.frames(game, tracker), answer, limit=MAX_ANSWERS)

@@ -36,7 +36,7 @@ def test_the_start_of_a_rendered_round_commits_the_true_moves(recognizer, tmp_pa
     assert [e.key() for e in plain] == [e.key() for e in game.truth[:len(plain)]]
     assert 0 < film.counts.recognized < film.counts.frames == 70  # settled still frames are not recognized
     # Recorded, the round replays to the same events and questions with nothing photographed or recognized.
-    again = WienerFilm(None, max_frames=70, design="gnome/anglo", record=tmp_path)
+    again = WienerFilm(None, max_frames=70, design="gnome/anglo", record=tmp_path, deck_learned=False)
     replayed, asked_again = again.track(game)
     assert [e.describe() for e in replayed] == [e.describe() for e in committed]
     assert [(q.describe(), a) for q, a in asked_again] == [(q.describe(), a) for q, a in asked]

@@ -7,7 +7,7 @@ import pytest
 from engine.simulate import feed
 from engine.simulate_wiener import simulate_wiener, track_wiener
 from engine.tracker import LAID_OUT_FRAMES, Sighting, TrackerError, TrackerOptions
-from engine.wiener_tracker import NOTHING_MOVED, WienerTracker, layout_confidence
+from engine.wiener_tracker import NOTHING_MOVED, WienerTracker, layout_confidence, play_confidence
 from engine.zones import default_zones
 
 
@@ -516,3 +516,26 @@ def test_without_a_learned_deck_a_layout_card_read_below_0_98_is_asked_about():
     assert committed[-1].penalties == game.penalties == (5, 72, 14, 24)
     taught = WienerTracker(game.players, game.dealer, zones=game.zones, layout_confidence=layout_confidence(True))
     assert feed(taught, misread, True, limit=100)[0][-1].penalties == (5, 72, 14, 45)
+
+
+def test_without_a_learned_deck_a_discard_read_below_0_98_is_asked_about():
+    """The discard pile lies on the same table as the layouts, its cards as small: an untaught deck's
+    discard misread surely (a rendered gnome/anglo round recorded a 5D discard as 6D at the tracker's
+    0.8) is asked about below 0.98 as well; with the deck learned, 0.8 stays the bar."""
+    game = simulate_wiener(10, players=4)
+    knock = game.frames[game.knock_action()].frame_id
+    true_discards = [e.cards[0] for e in game.truth if e.kind == "discard"]
+    card = true_discards[2]
+    other = next(f"{rank}{card[-1]}" for rank in "23456789" if f"{rank}{card[-1]}" != card)
+    misread = [replace(frame, sightings=tuple(replace(s, code=other, confidence=0.95) if (s.zone, s.code) == ("discard", card)
+                                              else s for s in frame.sightings)) if frame.frame_id < knock else frame
+               for frame in game.frames]
+    untaught = WienerTracker(game.players, game.dealer, zones=game.zones, layout_confidence=layout_confidence(False),
+                             play_confidence=play_confidence(False))
+    committed, asked = feed(untaught, misread, True, limit=200)
+    assert any(q.zone == "discard" and other in q.cards and a == card for q, a in asked)
+    assert [e.cards[0] for e in committed if e.kind == "discard"] == true_discards
+    assert committed[-1].penalties == game.penalties
+    taught = WienerTracker(game.players, game.dealer, zones=game.zones, layout_confidence=layout_confidence(True),
+                           play_confidence=play_confidence(True))
+    assert other in [e.cards[0] for e in feed(taught, misread, True, limit=200)[0] if e.kind == "discard"]

@@ -156,7 +156,7 @@ def run(args: argparse.Namespace) -> int:
     if deck is None and args.game != "tiles":
         from engine.wiener_tracker import UNLEARNED_LAYOUT_CONFIDENCE
 
-        asks = (f", so the referee asks about every layout card it reads less than {UNLEARNED_LAYOUT_CONFIDENCE:g} sure"
+        asks = (f", so the referee asks about every card it reads less than {UNLEARNED_LAYOUT_CONFIDENCE:g} sure"
                 if args.game == "wiener" else "")
         print(f"WARNING: no deck learned (--deck): the shipped recognizer reads some decks' small indices wrongly "
               f"and surely (a 5 as a 6){asks}; teach it yours first with `rummyref learn-deck` or the dashboard's "

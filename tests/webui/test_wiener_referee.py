@@ -126,7 +126,9 @@ def test_a_move_question_is_tapped_in_chromium_and_the_referee_commits_the_move(
     game = simulate_wiener(12, players=3)
     match_id = http_post(server, "/api/matches", {"game": "wiener", "players": list(game.players),
                                                   "first_dealer": game.dealer})["match_id"]
-    config = PipelineConfig(camera="dir:none", players=game.players, first_dealer=game.dealer, table_cm=TABLE_CM)
+    # the simulator's readings are no deck's: the tracker's own bar, not an untaught deck's
+    config = PipelineConfig(camera="dir:none", players=game.players, first_dealer=game.dealer, table_cm=TABLE_CM,
+                            play_confidence=0.0)
     pipeline = WienerPipeline(config, lambda: store, match_id)
     pipeline.recorder = Recorder(store, match_id)
     for frame in game.frames:
@@ -149,15 +151,18 @@ def test_a_move_question_is_tapped_in_chromium_and_the_referee_commits_the_move(
 
 
 
-def test_without_a_learned_deck_the_referee_asks_about_layout_readings_below_0_98(store) -> None:
+def test_without_a_learned_deck_the_referee_asks_about_readings_below_0_98(store) -> None:
     """``run --game wiener`` without ``--deck``: an untaught deck's small indices are misread surely, so
-    the layouts' readings are asked below 0.98 (0.9 with a learned deck); a harness may set the bar."""
+    the layouts' readings and the discard pile's are asked below 0.98 (0.9 and 0.8 with a learned deck);
+    a harness may set the bars."""
     game = simulate_wiener(SEED, players=3)
     match_id = create_match(store, {"game": "wiener", "players": list(game.players)}, "test").match_id
     config = PipelineConfig(camera="dir:none", players=game.players, table_cm=TABLE_CM)
     untaught = WienerPipeline(config, lambda: store, match_id)
-    assert untaught.session.tracker._layout_options.min_confidence == 0.98
+    bars = lambda pipeline: (pipeline.session.tracker._play_options.min_confidence,        # noqa: E731
+                             pipeline.session.tracker._layout_options.min_confidence)
+    assert bars(untaught) == (0.98, 0.98)
     untaught.session.start_round(game.players[:2], game.players[0], untaught.session.tracker.rules, number=2)
-    assert untaught.session.tracker._layout_options.min_confidence == 0.98      # every round of the match
-    chosen = WienerPipeline(replace(config, layout_confidence=0.9), lambda: store, match_id)
-    assert chosen.session.tracker._layout_options.min_confidence == 0.9
+    assert bars(untaught) == (0.98, 0.98)      # every round of the match
+    chosen = WienerPipeline(replace(config, layout_confidence=0.9, play_confidence=0.0), lambda: store, match_id)
+    assert bars(chosen) == (0.8, 0.9)
