@@ -143,7 +143,7 @@ def table_colour(lab: np.ndarray, only: np.ndarray | None = None) -> np.ndarray:
 def shrink(image: np.ndarray, width: int) -> np.ndarray:
     """``image`` scaled down to ``width`` pixels wide, its aspect kept, averaging the pixels
     (OpenCV's area interpolation) half the size at a time while halving leaves a whole number of
-    steps to go (1280 px to 160 in three halvings; 1920 px in two, then a third): OpenCV halves a frame
+    steps to go (1280 px to 160 in three halvings; 1920 px in two, then one step to a third): OpenCV halves a frame
     in a fifth of the time it takes to shrink it 4 or 8 times in one step, and averages of
     averages of whole blocks differ from one step's by about a grey level.
 
