@@ -239,7 +239,9 @@ class TableReader:
     """Turns frames into :class:`FrameReading` values: calibration, motion, then (still frames) cards.
 
     ``calibrator`` is a :class:`vision.calibration.Calibrator` (markers, or corners set by hand).
-    ``sure`` is the confidence the tracker takes a reading at (:attr:`TrackerOptions.min_confidence`).
+    ``sure`` is the confidence the tracker's options take a reading at (:attr:`TrackerOptions.min_confidence`);
+    a Wiener tracker of an untaught deck asks up to a higher bar of its own
+    (:func:`engine.wiener_tracker.play_confidence`), on pile readings this reader passes on as read.
     ``jokers``: the game is played with jokers (Wiener Rummy), so a ``JK`` reading is a joker; in a
     game without them (Gin) no card can be one, and it is taken as a face-down card.
     """
