@@ -39,6 +39,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from engine.tracker import deck_confidence  # noqa: E402
 from rummyref.simulated_replay import HandReplay, replay_gin, summary  # noqa: E402
 from vision.train.layout import recorded_deck  # noqa: E402
 
@@ -49,8 +50,9 @@ def _one(job: tuple) -> HandReplay:
     import cv2
 
     cv2.setNumThreads(1)
-    seed, size, answer, deck, design, model_dir, record = job
-    return next(iter(replay_gin([seed], size, answer, deck=deck, design=design, model_dir=model_dir, record=record)))
+    seed, size, answer, deck, design, model_dir, record, bar = job
+    return next(iter(replay_gin([seed], size, answer, deck=deck, design=design, model_dir=model_dir, record=record,
+                                play_confidence=bar)))
 
 
 def main() -> None:
@@ -76,6 +78,9 @@ def main() -> None:
                              "deck too), and the table reader's: a change of the table reader is then replayed "
                              "without recognizing the frames or learning the deck again, a change of the tracker "
                              "without rendering or reading")
+    parser.add_argument("--play-confidence", type=float, default=None,
+                        help="ask about readings below this (default: by the deck, as `rummyref run` does: the "
+                             "tracker's 0.8 with --learn-deck, 0.98 without)")
     args = parser.parse_args()
     from vision.synth.decks import HELDOUT_DESIGNS
 
@@ -93,7 +98,8 @@ def main() -> None:
     start = time.perf_counter()
     done: list[HandReplay] = []
     with Pool(args.jobs) as pool:
-        for hand in pool.imap(_one, [(seed, (width, height), args.answer, deck, design, args.model_dir, record) for seed in seeds]):
+        for hand in pool.imap(_one, [(seed, (width, height), args.answer, deck, design, args.model_dir, record,
+                                         args.play_confidence) for seed in seeds]):
             done.append(hand)
             print(json.dumps(hand.to_json()), flush=True)
             if args.misses is not None and not hand.agree:
@@ -104,7 +110,8 @@ def main() -> None:
     figures = summary(done)
     print(json.dumps(figures))
     print(f"hands {figures['hands']} (seeds {seeds[0]}..{seeds[-1]}: {figures['outcomes']}), {width}x{height}, "
-          f"design {design}, players answer: {args.answer}, learned deck: {args.learn_deck}")
+          f"design {design}, players answer: {args.answer}, learned deck: {args.learn_deck}, "
+          f"readings asked below {deck_confidence(args.learn_deck) if args.play_confidence is None else args.play_confidence:g}")
     print(f"results equal to the truth: {figures['agree']}/{figures['hands']} = {figures['agree_rate']:.1%}")
     print(f"wrong results committed: {figures['wrong_committed']}; hands without a result: {figures['no_result']}")
     print(f"hands that asked the players: {figures['hands_with_questions']} ({figures['questions']} questions, "

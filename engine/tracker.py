@@ -165,6 +165,25 @@ class TrackerOptions:
             raise TrackerError(f"min_confidence must be 0..1, got {self.min_confidence!r}")
 
 
+UNLEARNED_DECK_CONFIDENCE = 0.98
+"""The bar for readings of a deck the recognizer was not taught (``rummyref learn-deck``). A deck's
+small indices it was not taught are misread the same way in every frame, surely: rendered Wiener
+layouts of ``gnome/anglo`` (a training design, 8 px ranks at 1280x720) held 148 readings of another
+card at 0.9-0.98 (a 5 read 6 up to 0.978) and none of 1,571 at 0.98 or more (models/CARDS.md, session
+16); untaught rounds and hands recorded a 5D discard as 6D (Wiener) and a 5S as 6S (Gin) at 0.8.
+Asking below it costs questions, never a result."""
+
+
+def deck_confidence(deck_learned: bool, options: TrackerOptions = TrackerOptions()) -> float:
+    """The bar a reading must reach not to be asked about, with the players' deck learned or not:
+    ``options``' own with it; without it, :data:`UNLEARNED_DECK_CONFIDENCE` (or ``options``' if higher).
+
+    >>> deck_confidence(True), deck_confidence(False), deck_confidence(False, TrackerOptions(min_confidence=0.99))
+    (0.8, 0.98, 0.99)
+    """
+    return options.min_confidence if deck_learned else max(options.min_confidence, UNLEARNED_DECK_CONFIDENCE)
+
+
 @dataclass(frozen=True)
 class Event:
     """One committed game event, or a question to the players (``needs_confirmation``).

@@ -48,7 +48,8 @@ from statistics import median
 from typing import Sequence
 
 from engine.cards import ALL_CARDS, JOKER, parse_card
-from engine.tracker import _TWICE, BACK, LAID_OUT_FRAMES, NOTHING, PLACE_QUESTION, UNREAD, Event, GinTracker, Sighting, TrackerError, TrackerOptions, _Card
+from engine.tracker import (_TWICE, BACK, LAID_OUT_FRAMES, NOTHING, PLACE_QUESTION, UNLEARNED_DECK_CONFIDENCE, UNREAD, Event,
+                            GinTracker, Sighting, TrackerError, TrackerOptions, _Card)
 from engine.wiener import WienerError, WienerRules, settle_round
 from engine.wildmelds import WildMeld, WildMeldError
 from engine.zones import FAN_STEP_CM, ZoneMap, default_zones
@@ -63,13 +64,6 @@ the layouts alone decide the penalties. Rendered rounds read with a learned deck
 10 from the knock on; readings of the players' areas, frame by frame): at 0.8-0.9, 9 of 898 were another card
 (one 9S read 9C at 0.89 in every frame, seed 10, which made Dan's 24 points 45); at 0.9 and above, none of 2,279."""
 
-UNLEARNED_LAYOUT_CONFIDENCE = 0.98
-""":data:`LAYOUT_CONFIDENCE` for a deck the recognizer was not taught (``rummyref learn-deck``). A deck's
-small indices it was not taught are misread the same way in every frame, surely: layouts of ``gnome/anglo``
-(a training design) on the 100 x 80 cm table at 1280x720 (8 px ranks), seeds 16-27, held 148 readings of
-another card at 0.9-0.98 (a 5 read 6 up to 0.978) and none of 1,571 at 0.98 or more, and 6 of those 12 rounds
-were settled wrong at 0.9 (models/CARDS.md, session 16). Asking below 0.98 costs questions, never a result."""
-
 
 def layout_confidence(deck_learned: bool) -> float:
     """The bar for layout readings with the players' deck learned or not.
@@ -77,21 +71,7 @@ def layout_confidence(deck_learned: bool) -> float:
     >>> layout_confidence(True), layout_confidence(False)
     (0.9, 0.98)
     """
-    return LAYOUT_CONFIDENCE if deck_learned else UNLEARNED_LAYOUT_CONFIDENCE
-
-
-def play_confidence(deck_learned: bool) -> float:
-    """The bar for readings before the knock (the discard pile's cards) with the players' deck learned
-    or not: the tracker's own (:attr:`TrackerOptions.min_confidence`) with it; without it,
-    :data:`UNLEARNED_LAYOUT_CONFIDENCE` as well. The pile's cards lie on the same table at the same
-    size as the layouts, and an untaught deck is misread as surely there: rendered rounds of
-    ``gnome/anglo`` and ``gnome/plastic`` without a learned deck recorded a 5D discard as 6D and a KC as
-    KS at the tracker's 0.8 (models/CARDS.md, session 20).
-
-    >>> play_confidence(True), play_confidence(False)
-    (0.8, 0.98)
-    """
-    return TrackerOptions().min_confidence if deck_learned else UNLEARNED_LAYOUT_CONFIDENCE
+    return LAYOUT_CONFIDENCE if deck_learned else UNLEARNED_DECK_CONFIDENCE
 
 
 def took(player: str, card: str) -> str:
@@ -171,8 +151,8 @@ class WienerTracker(GinTracker):
 
     @property
     def options(self) -> TrackerOptions:
-        """The options given, with ``min_confidence`` raised to ``play_confidence`` (:func:`play_confidence`:
-        an untaught deck's); from the knock on, raised to ``layout_confidence`` (see :data:`LAYOUT_CONFIDENCE`).
+        """The options given, with ``min_confidence`` raised to ``play_confidence`` (an untaught deck's,
+        :func:`engine.tracker.deck_confidence`); from the knock on, raised to ``layout_confidence`` (see :data:`LAYOUT_CONFIDENCE`).
 
         >>> t = WienerTracker(("Ann", "Ben"), dealer="Ben")
         >>> t.options.min_confidence, t._layout_options.min_confidence

@@ -34,7 +34,8 @@ import numpy as np
 
 from engine.match import HandScore, MatchState, new_match
 from engine.rules import GinRules
-from engine.tracker import BACK, CHOICES, NOTHING, UNREAD, Event, GinTracker, Sighting, TrackerError, TrackerOptions
+from engine.tracker import (BACK, CHOICES, NOTHING, UNREAD, Event, GinTracker, Sighting, TrackerError, TrackerOptions,
+                            deck_confidence)
 from engine.zones import CARD_HEIGHT_CM, CARD_WIDTH_CM, ZoneMap
 from vision.observation import CardObservation
 
@@ -240,8 +241,8 @@ class TableReader:
 
     ``calibrator`` is a :class:`vision.calibration.Calibrator` (markers, or corners set by hand).
     ``sure`` is the confidence the tracker's options take a reading at (:attr:`TrackerOptions.min_confidence`);
-    a Wiener tracker of an untaught deck asks up to a higher bar of its own
-    (:func:`engine.wiener_tracker.play_confidence`), on pile readings this reader passes on as read.
+    the tracker of an untaught deck asks up to a higher bar (:func:`engine.tracker.deck_confidence`),
+    on pile readings this reader passes on as read.
     ``jokers``: the game is played with jokers (Wiener Rummy), so a ``JK`` reading is a joker; in a
     game without them (Gin) no card can be one, and it is taken as a face-down card.
     """
@@ -788,8 +789,9 @@ class PipelineConfig:
     """Wiener Rummy: layout readings below this are asked; None: by the deck
     (:func:`engine.wiener_tracker.layout_confidence`: 0.9 with a learned deck, 0.98 without)."""
     play_confidence: float | None = None
-    """Wiener Rummy: readings before the knock below this are asked (and below ``tracker``'s own bar);
-    None: by the deck (:func:`engine.wiener_tracker.play_confidence`: 0.8 with a learned deck, 0.98 without)."""
+    """Readings below this are asked (and below ``tracker``'s own bar): in Gin every reading, in Wiener
+    Rummy those before the knock (the layouts have ``layout_confidence``); None: by the deck the
+    recognizer reads with (:func:`engine.tracker.deck_confidence`: 0.8 with a learned deck, 0.98 without)."""
     tiles: str = "ravensburger"
     """Tile Rummy (:class:`rummyref.tile_pipeline.TilePipeline`): the tile set (``engine.cards.PALETTES``)."""
     poll_s: float = 0.25
@@ -843,14 +845,20 @@ class Pipeline:
         self.finished = threading.Event()
 
     def _build(self, recognizer: Any) -> None:
-        """The game session (:meth:`_new_session`) and the card reader on its zones."""
+        """The card reader, the game session (:meth:`_new_session`) with the bars of the deck it reads,
+        and the reader on the session's zones."""
         config = self.config
-        self.session = self._new_session()
-        self.zones = self.session.zones
         if recognizer is None:
             from vision.recognizer import Recognizer
 
             recognizer = Recognizer(config.model_dir, threads=config.threads, deck=config.deck)
+        self.deck_learned = getattr(recognizer, "deck", None) is not None
+        """Whether the recognizer reads with the players' deck learned (``rummyref learn-deck``)."""
+        self.play_confidence = (deck_confidence(self.deck_learned, config.tracker) if config.play_confidence is None
+                                else config.play_confidence)
+        """The bar a reading of play must reach not to be asked about (:attr:`PipelineConfig.play_confidence`)."""
+        self.session = self._new_session()
+        self.zones = self.session.zones
         self.reader = TableReader(recognizer, self.zones, make_calibrator(config.table_cm, config.corners,
                                                                           config.corners_size),
                                   sure=config.tracker.min_confidence, jokers=self.jokers)
@@ -861,7 +869,8 @@ class Pipeline:
 
         config = self.config
         zones = config.zones or default_zones("gin", 2, *config.table_cm)
-        return HandSession(config.players, config.first_dealer or config.players[1], config.rules, zones, config.tracker)
+        options = replace(config.tracker, min_confidence=max(config.tracker.min_confidence, self.play_confidence))
+        return HandSession(config.players, config.first_dealer or config.players[1], config.rules, zones, options)
 
     # inputs from other threads: only queued here, handled by the worker
     def press(self, button: str) -> None:

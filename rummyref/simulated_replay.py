@@ -44,7 +44,7 @@ import numpy as np
 
 from engine.match import HandScore
 from engine.simulate import SimulatedHand, simulate_hand
-from engine.tracker import Event
+from engine.tracker import Event, TrackerOptions, deck_confidence
 from engine.zones import ZoneMap, default_zones
 
 PLAYERS = ("Ann", "Ben")
@@ -134,26 +134,27 @@ def summary(replays: Iterable[HandReplay]) -> dict[str, Any]:
 
 
 def replay_gin_hand(hand: SimulatedHand, recognizer: Any, zones: ZoneMap, size: tuple[int, int] = (1280, 720),
-                    answer: bool = False, design: str | None = None, readings: Path | None = None) -> HandReplay:
+                    answer: bool = False, design: str | None = None, readings: Path | None = None,
+                    play_confidence: float = 0.0) -> HandReplay:
     """Render ``hand`` (with ``design``, default the first held-out design) and run it through reader
-    and tracker; the render is not timed. With ``readings`` (a file of :class:`ReadingLog`) a hand whose
-    every frame the reader read before, as the tracker wants them read now, is replayed from there
-    without rendering."""
+    and tracker (asking about readings below ``play_confidence`` too, see :func:`replay_rendered`); the
+    render is not timed. With ``readings`` (a file of :class:`ReadingLog`) a hand whose every frame the
+    reader read before, as the tracker wants them read now, is replayed from there without rendering."""
     from rummyref.pipeline import TableReader, make_calibrator
     from rummyref.render_game import GameRenderer, render_hand
 
     log = ReadingLog(readings) if readings is not None else None
     if log is not None:
         try:
-            return replace(replay_rendered(hand, None, log.reader(), zones, answer), logged=True)
+            return replace(replay_rendered(hand, None, log.reader(), zones, answer, play_confidence), logged=True)
         except NotRead:
             pass  # a frame the tracker wants read that was never read so: read the hand afresh
     images: list[np.ndarray] = []
     render_hand(hand, GameRenderer(*size, (zones.width, zones.height), design=design, seed=hand.seed), images.append)
     reader = TableReader(recognizer, zones, make_calibrator((zones.width, zones.height)))
     if log is None:
-        return replay_rendered(hand, images, reader, zones, answer)
-    replayed = replay_rendered(hand, images, log.reader(reader), zones, answer)
+        return replay_rendered(hand, images, reader, zones, answer, play_confidence)
+    replayed = replay_rendered(hand, images, log.reader(reader), zones, answer, play_confidence)
     log.save()
     return replayed
 
@@ -254,13 +255,16 @@ def _code_digest(patterns: Iterable[str]) -> str:
 
 
 def replay_rendered(hand: SimulatedHand, images: list[np.ndarray] | None, reader: Any, zones: ZoneMap,
-                    answer: bool = False) -> HandReplay:
+                    answer: bool = False, play_confidence: float = 0.0) -> HandReplay:
     """The rendered frames of ``hand`` through ``reader`` (a :class:`~rummyref.pipeline.TableReader`)
     and tracker (timed), scored against its truth. ``images`` None: a reader that needs none (a
-    :class:`ReadingLog`'s)."""
+    :class:`ReadingLog`'s). The tracker asks about readings below its own bar and below
+    ``play_confidence`` (an untaught deck's, :func:`engine.tracker.deck_confidence`), as ``run`` does."""
     from rummyref.pipeline import HandSession, reading_choices
 
-    session = HandSession(hand.players, hand.dealer, zones=zones)
+    options = TrackerOptions()
+    options = replace(options, min_confidence=max(options.min_confidence, play_confidence))
+    session = HandSession(hand.players, hand.dealer, zones=zones, options=options)
     tracker = session.tracker
     committed: list[Event] = []
     asked = answered = tappable = 0
@@ -328,24 +332,28 @@ class RecordedRecognizer(_Recording):
 
 def replay_gin(seeds: Iterable[int], size: tuple[int, int] = (1280, 720), answer: bool = False, threads: int = 1,
                progress: Callable[[str], None] = lambda text: None, deck: Any = None, design: str | None = None,
-               model_dir: Any = None, record: Path | None = None) -> Iterable[HandReplay]:
+               model_dir: Any = None, record: Path | None = None,
+               play_confidence: float | None = None) -> Iterable[HandReplay]:
     """Replay the hands of ``seeds`` one by one (yielding each as it is done), photographed with
     ``design`` (default the first held-out design), read with the models in ``model_dir`` (default
     the shipped ones); ``deck`` is a learned :class:`vision.decks.DeckProfile` of that design (as the
     players would teach it before playing). With ``record`` (a folder) the recognizer's readings of
     each hand are kept there (:class:`RecordedRecognizer`, one file a seed) and reused, and so are the
     table reader's (:class:`ReadingLog`): a hand the reader read before as the tracker wants it read
-    now is replayed without rendering."""
+    now is replayed without rendering. Readings below ``play_confidence`` are asked (None: by the deck,
+    as ``run`` asks, :func:`engine.tracker.deck_confidence`)."""
     from vision.recognizer import Recognizer
 
     recognizer = Recognizer(model_dir, threads=threads).with_deck(deck)
+    if play_confidence is None:
+        play_confidence = deck_confidence(deck is not None)
     zones = default_zones("gin", 2)
     for number, seed in enumerate(seeds, start=1):
         hand = simulate_hand(seed, zones=zones, players=PLAYERS)
         progress(f"hand {number} (seed {seed}, {hand.outcome}, {len(hand.frames)} frames): rendering and reading")
         reading = recognizer if record is None else RecordedRecognizer(recognizer, Path(record) / f"{seed}.pkl")
         readings = None if record is None else Path(record) / f"{seed}.readings.pkl"
-        replayed = replay_gin_hand(hand, reading, zones, size, answer, design, readings)
+        replayed = replay_gin_hand(hand, reading, zones, size, answer, design, readings, play_confidence)
         if record is not None:
             reading.save()
         yield replayed

@@ -16,7 +16,7 @@ recognizer, zones, record), read with jokers and two decks, on the Wiener table 
   starts from that record too, as it does after the undo button;
 - without a learned deck (``run --deck``) every reading below 0.98 is asked, the layouts' (not 0.9)
   and the discard pile's (not 0.8): a deck the recognizer was not taught has its small indices
-  misread surely (:data:`~engine.wiener_tracker.UNLEARNED_LAYOUT_CONFIDENCE`).
+  misread surely (:data:`~engine.tracker.UNLEARNED_DECK_CONFIDENCE`).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from typing import Any, Sequence
 
 from engine.tracker import Event, TrackerOptions
 from engine.wiener import WienerRules
-from engine.wiener_tracker import LAYOUT_CONFIDENCE, WienerTracker, layout_confidence, play_confidence
+from engine.wiener_tracker import LAYOUT_CONFIDENCE, WienerTracker, layout_confidence
 from engine.zones import default_zones
 from rummyref.pipeline import Pipeline, TrackedHands
 
@@ -79,11 +79,11 @@ class WienerPipeline(Pipeline):
     jokers = True
 
     def _new_session(self) -> WienerSession:
-        config, learned = self.config, self.config.deck is not None
+        config = self.config
         return WienerSession(config.players, config.first_dealer or config.players[0], WienerRules(),
                              config.table_cm, config.tracker,
-                             layout_confidence(learned) if config.layout_confidence is None else config.layout_confidence,
-                             play_confidence(learned) if config.play_confidence is None else config.play_confidence)
+                             layout_confidence(self.deck_learned) if config.layout_confidence is None
+                             else config.layout_confidence, self.play_confidence)
 
     def _commit(self, events: list[Event], frame: Any) -> None:
         super()._commit(events, frame)

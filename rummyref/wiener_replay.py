@@ -179,9 +179,9 @@ class WienerFilm:
         """The tracker's bar for readings before the knock: by :attr:`deck_learned` where the round is
         photographed from its first frame; the simulator's readings (a round photographed from
         :attr:`read_from` on) are no deck's and keep the tracker's own."""
-        from engine.wiener_tracker import play_confidence
+        from engine.tracker import deck_confidence
 
-        return play_confidence(self.deck_learned or self.read_from > 0)
+        return deck_confidence(self.deck_learned or self.read_from > 0)
 
     def frames(self, game: SimulatedRound, tracker: Any) -> Iterator[SimFrame]:
         """The frames of ``game`` as the tracker gets them: each photographed and read, the sightings

@@ -6,8 +6,8 @@ import pytest
 
 from engine.simulate import feed
 from engine.simulate_wiener import simulate_wiener, track_wiener
-from engine.tracker import LAID_OUT_FRAMES, Sighting, TrackerError, TrackerOptions
-from engine.wiener_tracker import NOTHING_MOVED, WienerTracker, layout_confidence, play_confidence
+from engine.tracker import LAID_OUT_FRAMES, Sighting, TrackerError, TrackerOptions, deck_confidence
+from engine.wiener_tracker import NOTHING_MOVED, WienerTracker, layout_confidence
 from engine.zones import default_zones
 
 
@@ -531,11 +531,11 @@ def test_without_a_learned_deck_a_discard_read_below_0_98_is_asked_about():
                                               else s for s in frame.sightings)) if frame.frame_id < knock else frame
                for frame in game.frames]
     untaught = WienerTracker(game.players, game.dealer, zones=game.zones, layout_confidence=layout_confidence(False),
-                             play_confidence=play_confidence(False))
+                             play_confidence=deck_confidence(False))
     committed, asked = feed(untaught, misread, True, limit=200)
     assert any(q.zone == "discard" and other in q.cards and a == card for q, a in asked)
     assert [e.cards[0] for e in committed if e.kind == "discard"] == true_discards
     assert committed[-1].penalties == game.penalties
     taught = WienerTracker(game.players, game.dealer, zones=game.zones, layout_confidence=layout_confidence(True),
-                           play_confidence=play_confidence(True))
+                           play_confidence=deck_confidence(True))
     assert other in [e.cards[0] for e in feed(taught, misread, True, limit=200)[0] if e.kind == "discard"]

@@ -56,6 +56,9 @@ def register(subparsers) -> None:
     parser.add_argument("--dealer", help="who deals the first hand (default: game.json, else the second player)")
     parser.add_argument("--table-cm", help="playing area between the markers, WxH cm (default: game.json, else 80x60)")
     parser.add_argument("--corners", help="without markers: the table's four image corners as JSON [[x,y],...]")
+    parser.add_argument("--deck", metavar="NAME", help="with SOURCE: read with a deck learned by `rummyref learn-deck` "
+                        "(default: the shipped recognizer, which asks about every card it reads less than 0.98 sure, "
+                        "as `rummyref run` does)")
     parser.add_argument("--threads", type=int, default=1, help="onnxruntime threads")
     parser.add_argument("--json", action="store_true", help="one JSON object per event, then a summary line")
     parser.set_defaults(run=run)
@@ -111,19 +114,27 @@ def run(args: argparse.Namespace) -> int:
         print(f"rummyref replay: dealer {dealer!r} is not one of the players {players[0]!r}, {players[1]!r}", file=sys.stderr)
         return 2
 
+    from engine.tracker import TrackerOptions, deck_confidence
     from engine.zones import default_zones
     from hardware.cameras import CameraError, open_camera
     from rummyref.pipeline import HandSession, TableReader, make_calibrator, replay_frames
+    from vision.decks import DeckProfile
     from vision.recognizer import Recognizer
 
+    try:
+        recognizer = Recognizer(threads=args.threads, deck=DeckProfile.load(args.deck) if args.deck else None)
+    except (OSError, ValueError) as error:  # no such deck, or one fitted to another classifier
+        print(f"rummyref replay: --deck: {error}", file=sys.stderr)
+        return 2
     try:
         camera = open_camera(url)
     except CameraError as error:
         print(f"rummyref replay: {error}", file=sys.stderr)
         return 1
     zones = default_zones("gin", 2, *table_cm)
-    reader = TableReader(Recognizer(threads=args.threads), zones, make_calibrator(table_cm, corners))
-    session = HandSession(players, dealer, zones=zones)
+    reader = TableReader(recognizer, zones, make_calibrator(table_cm, corners))
+    options = TrackerOptions(min_confidence=deck_confidence(recognizer.deck is not None))
+    session = HandSession(players, dealer, zones=zones, options=options)
     start, committed, questions = time.perf_counter(), 0, 0
     with camera:
         for event in replay_frames(camera, reader, session):

@@ -154,12 +154,11 @@ def run(args: argparse.Namespace) -> int:
         corners = tuple(map(tuple, tapped["corners"])) if tapped else None
         corners_size = tuple(tapped["size"]) if tapped else None
     if deck is None and args.game != "tiles":
-        from engine.wiener_tracker import UNLEARNED_LAYOUT_CONFIDENCE
+        from engine.tracker import UNLEARNED_DECK_CONFIDENCE
 
-        asks = (f", so the referee asks about every card it reads less than {UNLEARNED_LAYOUT_CONFIDENCE:g} sure"
-                if args.game == "wiener" else "")
         print(f"WARNING: no deck learned (--deck): the shipped recognizer reads some decks' small indices wrongly "
-              f"and surely (a 5 as a 6){asks}; teach it yours first with `rummyref learn-deck` or the dashboard's "
+              f"and surely (a 5 as a 6), so the referee asks about every card it reads less than "
+              f"{UNLEARNED_DECK_CONFIDENCE:g} sure; teach it yours first with `rummyref learn-deck` or the dashboard's "
               "deck page", flush=True)
     if corners is None:
         print("table geometry: from the four corner markers (print them with `rummyref markers`)", flush=True)
