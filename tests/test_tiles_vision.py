@@ -630,6 +630,29 @@ def test_a_dark_grainy_patch_of_table_is_no_doubt_but_a_tile_in_a_shadow_stays_o
     assert missed.center not in bare and set(table) <= bare
 
 
+def test_a_grainy_patch_of_another_colour_than_the_faces_is_no_doubt_but_a_tinted_tile_stays_one(reader):
+    """A yellow cloth's grain beside white faces is neither plain nor dark, but its colour is no
+    face's: where every look reads no tile there, no question (validation turns asked about such
+    places on coloured cloths). The tile taken out of the reading, tinted towards the cloth by a
+    third of the way, still reads as a tile and stays a doubt."""
+    read, image, missed, others, table = _one_tile_taken_out(reader, step=120)
+    table = table[:6]
+    grain = np.random.default_rng(0)
+    cloth = np.array((60, 200, 220), np.float64)     # BGR: a warm yellow, about as light as the faces
+    for x, y in table:
+        image[y - 30:y + 30, x - 25:x + 25] = (cloth * grain.normal(1.0, 0.12, (60, 50, 1))).clip(0, 255)
+    x0, y0 = np.min(missed.outline, axis=0).astype(int) - 2
+    x1, y1 = np.max(missed.outline, axis=0).astype(int) + 3
+    image[y0:y1, x0:x1] = (image[y0:y1, x0:x1] * (2 / 3) + cloth / 3).astype(np.uint8)
+    height, width = float(np.median([t.height for t in others])), float(np.median([t.width for t in others]))
+    around = reader_module._Surroundings.of(image, others)
+    places = [Placed(x, y, 0.0, width, height) for x, y in table]
+    assert not any(around.plain(place) or around.dark(place) for place in places)    # grainy, as light as a face
+    assert all(around.off_colour(place) for place in places)
+    bare = read._bare_table(image, [missed.center, *table], others)
+    assert missed.center not in bare and set(table) <= bare
+
+
 def test_lone_blobs_of_no_tiles_shape_that_are_plain_table_raise_no_width_doubt(reader, monkeypatch):
     """Lone face-coloured blobs wider than the set's tiles that read surely as no tile either
     way up are patches of the table where they show no face (plain: no face as light as the tiles' near

@@ -35,7 +35,7 @@ from vision.motion import RESTING_HAND_SHARE, hand_share
 from vision.recognizer import DEFAULT_MODEL_DIR, Networks, _session, _softmax
 from vision.tiles.grouping import Placed, components, gaps, outline, reading_order
 from vision.tiles.labels import CLASS_CODES, NONE_CLASS, UPSIDE_CLASS, palette_classes
-from vision.tiles.outlines import Blob, TileCandidate, find_layout, row_pitch
+from vision.tiles.outlines import COLOUR_TOLERANCE, Blob, TileCandidate, find_layout, row_pitch
 from vision.tiles.patches import PATCH_HEIGHT, PATCH_WIDTH, balance, balanced_both_ways, cut_patch
 
 CLASSIFIER_FILE = "tiles-classifier.onnx"
@@ -793,16 +793,25 @@ DARK_SHARE = 0.5
 shows no face. On the validation tables (seeds 600-617) every missed tile whose place the classifier
 read as no tile showed at least 0.69 of the faces' light; 31 places of bare table below 0.5 had been
 asked about (a dark cloth's grain is not plain)."""
+OFF_COLOUR = COLOUR_TOLERANCE
+"""A place whose lighter half is farther than this (Lab a, b) from the colour of the faces read shows
+no face: a coloured table (a yellow cloth beside cream faces, an olive dot of a cloth). On validation
+tables (seeds 600-602) and turns (seed 600) every true tile the classifier read as no tile at least
+:attr:`TileReaderOptions.bare` surely lay within 15.6 of the faces' colour (a tile 70 % under a hand);
+32 places of bare table 19-45 away had been asked about."""
 
 
 @dataclass(frozen=True)
 class _Surroundings:
     """A grey frame, where its tiles were read (``known``, grown a little) and the light of
-    their faces (``face``: the median of their middles' 90th percentiles)."""
+    their faces (``face``: the median of their middles' 90th percentiles); with the frame in Lab
+    (``lab``), also the faces' colour (``colour``: a, b, see :func:`_face_colour`)."""
 
     grey: np.ndarray
     known: np.ndarray
     face: float
+    lab: np.ndarray | None = None
+    colour: tuple[float, float] | None = None
 
     @classmethod
     def of(cls, frame: np.ndarray, tiles: list[Placed]) -> "_Surroundings":
@@ -810,12 +819,31 @@ class _Surroundings:
         known = np.zeros(grey.shape, np.uint8)
         grown = [Placed(t.x, t.y, t.angle, 1.2 * t.width, 1.2 * t.height) for t in tiles]
         cv2.fillPoly(known, [np.round(np.array(outline(t))).astype(np.int32) for t in grown], 1)
-        return cls(grey, known > 0, float(np.median(_middles(grey, tiles, (90,))[:, 0])))
+        lab = cv2.cvtColor(frame, cv2.COLOR_BGR2LAB)
+        colours = [c for c in (_face_colour(lab, t) for t in tiles) if c is not None]
+        colour = (float(np.median([a for a, _ in colours])), float(np.median([b for _, b in colours]))) if colours else None
+        return cls(grey, known > 0, float(np.median(_middles(grey, tiles, (90,))[:, 0])), lab, colour)
 
     def no_face(self, place: Placed) -> bool:
-        """Whether a tile-sized ``place`` shows no face: it is plain (:meth:`plain`) or far darker than
-        the faces (:meth:`dark`: a dark cloth's grain is no plain patch, but no face either)."""
-        return self.dark(place) or self.plain(place)
+        """Whether a tile-sized ``place`` shows no face: it is plain (:meth:`plain`), far darker than
+        the faces (:meth:`dark`: a dark cloth's grain is no plain patch, but no face either) or of
+        another colour than the faces (:meth:`off_colour`)."""
+        return self.dark(place) or self.plain(place) or self.off_colour(place)
+
+    def off_colour(self, place: Placed) -> bool:
+        """Whether the lighter half of a tile-sized ``place``'s middle is farther than
+        :data:`OFF_COLOUR` from the faces' colour (a, b).
+
+        >>> lab = np.full((100, 200, 3), (180, 118, 170), np.uint8)          # a yellow cloth
+        >>> lab[30:70, 120:150] = (230, 128, 145)                             # a cream face
+        >>> table = _Surroundings(lab[:, :, 0], np.zeros((100, 200), bool), 230.0, lab, (0.0, 17.0))
+        >>> table.off_colour(Placed(50, 50, 0.0, 30, 40)), table.off_colour(Placed(135, 50, 0.0, 30, 40))
+        (True, False)
+        """
+        if self.lab is None or self.colour is None:
+            return False
+        here = _face_colour(self.lab, place)
+        return here is not None and math.hypot(here[0] - self.colour[0], here[1] - self.colour[1]) > OFF_COLOUR
 
     def dark(self, place: Placed) -> bool:
         """Whether a tile-sized ``place`` is far darker than the faces (:data:`DARK_SHARE`).
@@ -855,6 +883,23 @@ class _Surroundings:
             return False
         light, low, high = _middles(self.grey, [place], (90, 5, 95))[0]
         return bool(high - low < INK_CONTRAST * light)
+
+
+def _face_colour(lab: np.ndarray, place: Placed) -> tuple[float, float] | None:
+    """The a, b (centred on 0) of the lighter half of a place's middle (:func:`_middles`' window) in a
+    Lab frame (uint8, OpenCV's): a face's colour beside its darker number; None out of the frame.
+
+    >>> lab = np.full((60, 60, 3), (230, 128, 150), np.uint8); lab[28:32, 25:35] = (60, 170, 150)  # red ink
+    >>> _face_colour(lab, Placed(30, 30, 0.0, 30, 40))
+    (0.0, 22.0)
+    """
+    half = max(1, int(min(place.width, place.height) / 3))
+    x, y = int(round(place.x)), int(round(place.y))
+    window = lab[max(0, y - half):y + half + 1, max(0, x - half):x + half + 1].reshape(-1, 3)
+    if not len(window):
+        return None
+    lighter = window[window[:, 0] >= np.median(window[:, 0])]
+    return float(np.median(lighter[:, 1])) - 128, float(np.median(lighter[:, 2])) - 128
 
 
 def _middles(grey: np.ndarray, places: list[Placed], which: tuple[float, ...]) -> np.ndarray:
