@@ -504,9 +504,8 @@ class GinTracker:
         for (zone, code), seen in votes.items():
             if len(seen) >= self.options.quorum:
                 alternatives = _by_weight(seen, code)
-                # Medians: a card misread once elsewhere must not drag the position of the real one.
                 reading[zone][code] = _Card(seen[0].code if seen[0].code == UNREAD else code,
-                                            median(s.x for s in seen), median(s.y for s in seen),
+                                            *_place(seen, self.options.confirm_radius_cm),
                                             sum(s.confidence for s in seen) / len(seen), alternatives)
             elif len(seen) > self.options.window - self.options.quorum and self.zones.named(zone).kind != "stock":
                 return None  # (the face-down stock tells nothing the draws do not: its back read at times holds nothing up)
@@ -1369,6 +1368,27 @@ class GinTracker:
         event = Event(len(self.events) + 1, kind, frame_id, player, **fields)
         self.events.append(event)
         return event
+
+
+def _place(seen: Sequence[Sighting], radius: float) -> tuple[float, float]:
+    """Where one card lies by its readings over a window: the medians of their x and y (a card
+    misread once elsewhere must not drag the position of the real one). Where no reading lies
+    within ``radius`` of that point, the readings lie at two places, and their medians at one
+    between them where no card lies (a fan's last card read in some frames at its lower index
+    as if at its upper one, a card's length away, which put it beside its meld): then the place
+    read most often (the most readings within ``radius`` of one; the surer ones on a tie).
+
+    >>> upper = [Sighting("8C", c, 11.0, 6.5, "seat0") for c in (0.99, 0.97, 0.96)]
+    >>> lower = [Sighting("8C", c, 16.3, 12.6, "seat0") for c in (0.96, 0.97, 0.97)]
+    >>> _place(upper[:2] + lower[:1], 1.0), _place(upper + lower, 1.0), _place(upper[:1] + lower, 1.0)
+    ((11.0, 6.5), (11.0, 6.5), (16.3, 12.6))
+    """
+    x, y = median(s.x for s in seen), median(s.y for s in seen)
+    if any(math.dist((s.x, s.y), (x, y)) <= radius for s in seen):
+        return x, y
+    around = [[t for t in seen if math.dist((s.x, s.y), (t.x, t.y)) <= radius] for s in seen]
+    most = max(around, key=lambda near: (len(near), sum(t.confidence for t in near)))
+    return median(t.x for t in most), median(t.y for t in most)
 
 
 def _by_weight(seen: Sequence[Sighting], code: str) -> tuple[str, ...]:
