@@ -169,3 +169,18 @@ def test_an_answer_about_a_laid_card_holds_when_the_card_is_read_just_above_the_
     assert [e.kind for e in events] == ["layout", "hand_end"], described(events)
     assert events[0].describe() == "#6 layout Ben 2S 3S 4S 9D 8S KH KD 4C 5D 6C"
     assert events[1].result.points == 9 + 8 + 10 + 10 + 4 + 5 + 6 - 1
+
+
+def test_a_card_read_at_two_places_in_one_window_lies_at_one_of_them():
+    """A fan's last card shows both its indices; in half the frames the reader read only the lower
+    one and placed the card a card's length down and right. The medians of its readings lay between
+    the two places, a card away from its meld (a knocker's 8C of four eights went to the deadwood,
+    seed 344 untaught): the card lies where it is read most often."""
+    t = tracker(window=6, quorum=4)
+    seat = ZONES.seat_zone(0)
+    upper, lower = (seat.centre[0], seat.centre[1]), (seat.centre[0] + 5.3, seat.centre[1] + 6.1)
+    readings = [[Sighting("8C", c, *place, seat.name)] for c, place in
+                ((0.99, upper), (0.97, upper), (0.96, lower), (0.97, lower), (0.96, upper), (0.97, lower))]
+    frames(t, 1, readings)
+    card = t._settled()[seat.name]["8C"]
+    assert (card.x, card.y) == upper
