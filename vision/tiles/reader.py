@@ -22,6 +22,7 @@ Run time needs numpy, OpenCV and onnxruntime only::
 from __future__ import annotations
 
 import copy
+import functools
 import math
 from dataclasses import dataclass
 from pathlib import Path
@@ -804,14 +805,14 @@ tables (seeds 600-602) and turns (seed 600) every true tile the classifier read 
 @dataclass(frozen=True)
 class _Surroundings:
     """A grey frame, where its tiles were read (``known``, grown a little) and the light of
-    their faces (``face``: the median of their middles' 90th percentiles); with the frame in Lab
-    (``lab``), also the faces' colour (``colour``: a, b, see :func:`_face_colour`)."""
+    their faces (``face``: the median of their middles' 90th percentiles); with the frame itself
+    (``frame``, BGR) and its ``tiles``, also the faces' colour (:attr:`colour`)."""
 
     grey: np.ndarray
     known: np.ndarray
     face: float
-    lab: np.ndarray | None = None
-    colour: tuple[float, float] | None = None
+    frame: np.ndarray | None = None
+    tiles: tuple[Placed, ...] = ()
 
     @classmethod
     def of(cls, frame: np.ndarray, tiles: list[Placed]) -> "_Surroundings":
@@ -819,10 +820,13 @@ class _Surroundings:
         known = np.zeros(grey.shape, np.uint8)
         grown = [Placed(t.x, t.y, t.angle, 1.2 * t.width, 1.2 * t.height) for t in tiles]
         cv2.fillPoly(known, [np.round(np.array(outline(t))).astype(np.int32) for t in grown], 1)
-        lab = cv2.cvtColor(frame, cv2.COLOR_BGR2LAB)
-        colours = [c for c in (_face_colour(lab, t) for t in tiles) if c is not None]
-        colour = (float(np.median([a for a, _ in colours])), float(np.median([b for _, b in colours]))) if colours else None
-        return cls(grey, known > 0, float(np.median(_middles(grey, tiles, (90,))[:, 0])), lab, colour)
+        return cls(grey, known > 0, float(np.median(_middles(grey, tiles, (90,))[:, 0])), frame, tuple(tiles))
+
+    @functools.cached_property
+    def colour(self) -> tuple[float, float] | None:
+        """The faces' colour: the medians of the tiles' :func:`_face_colour` (worked out when first asked)."""
+        colours = [c for c in (_face_colour(self.frame, t) for t in self.tiles) if c is not None]
+        return (float(np.median([a for a, _ in colours])), float(np.median([b for _, b in colours]))) if colours else None
 
     def no_face(self, place: Placed) -> bool:
         """Whether a tile-sized ``place`` shows no face: it is plain (:meth:`plain`), far darker than
@@ -834,15 +838,15 @@ class _Surroundings:
         """Whether the lighter half of a tile-sized ``place``'s middle is farther than
         :data:`OFF_COLOUR` from the faces' colour (a, b).
 
-        >>> lab = np.full((100, 200, 3), (180, 118, 170), np.uint8)          # a yellow cloth
-        >>> lab[30:70, 120:150] = (230, 128, 145)                             # a cream face
-        >>> table = _Surroundings(lab[:, :, 0], np.zeros((100, 200), bool), 230.0, lab, (0.0, 17.0))
+        >>> frame = np.full((100, 200, 3), (60, 200, 220), np.uint8)         # a yellow cloth (BGR)
+        >>> frame[30:70, 120:150] = (215, 238, 245)                           # a cream face
+        >>> table = _Surroundings.of(frame, [Placed(135, 50, 0.0, 30, 40)])
         >>> table.off_colour(Placed(50, 50, 0.0, 30, 40)), table.off_colour(Placed(135, 50, 0.0, 30, 40))
         (True, False)
         """
-        if self.lab is None or self.colour is None:
+        if self.frame is None or self.colour is None:
             return False
-        here = _face_colour(self.lab, place)
+        here = _face_colour(self.frame, place)
         return here is not None and math.hypot(here[0] - self.colour[0], here[1] - self.colour[1]) > OFF_COLOUR
 
     def dark(self, place: Placed) -> bool:
@@ -885,20 +889,22 @@ class _Surroundings:
         return bool(high - low < INK_CONTRAST * light)
 
 
-def _face_colour(lab: np.ndarray, place: Placed) -> tuple[float, float] | None:
-    """The a, b (centred on 0) of the lighter half of a place's middle (:func:`_middles`' window) in a
-    Lab frame (uint8, OpenCV's): a face's colour beside its darker number; None out of the frame.
+def _face_colour(frame: np.ndarray, place: Placed) -> tuple[float, float] | None:
+    """The Lab a, b (OpenCV's scale, centred on 0) of the lighter half of a place's middle
+    (:func:`_middles`' window) in a BGR frame: a face's colour beside its darker number; None out
+    of the frame.
 
-    >>> lab = np.full((60, 60, 3), (230, 128, 150), np.uint8); lab[28:32, 25:35] = (60, 170, 150)  # red ink
-    >>> _face_colour(lab, Placed(30, 30, 0.0, 30, 40))
-    (0.0, 22.0)
+    >>> frame = np.full((60, 60, 3), (215, 238, 245), np.uint8); frame[28:32, 25:35] = (40, 40, 200)  # red ink
+    >>> _face_colour(frame, Placed(30, 30, 0.0, 30, 40))
+    (-1.0, 12.0)
     """
     half = max(1, int(min(place.width, place.height) / 3))
     x, y = int(round(place.x)), int(round(place.y))
-    window = lab[max(0, y - half):y + half + 1, max(0, x - half):x + half + 1].reshape(-1, 3)
-    if not len(window):
+    window = frame[max(0, y - half):y + half + 1, max(0, x - half):x + half + 1]
+    if not window.size:
         return None
-    lighter = window[window[:, 0] >= np.median(window[:, 0])]
+    lab = cv2.cvtColor(window, cv2.COLOR_BGR2LAB).reshape(-1, 3)
+    lighter = lab[lab[:, 0] >= np.median(lab[:, 0])]
     return float(np.median(lighter[:, 1])) - 128, float(np.median(lighter[:, 2])) - 128
 
 
