@@ -135,6 +135,9 @@ def run(args: argparse.Namespace) -> int:
     reader = TableReader(recognizer, zones, make_calibrator(table_cm, corners))
     options = TrackerOptions(min_confidence=deck_confidence(recognizer.deck is not None))
     session = HandSession(players, dealer, zones=zones, options=options)
+    if recognizer.deck is None:
+        print(f"rummyref replay: no deck learned (--deck): every card read less than {options.min_confidence:g} sure "
+              "is a question", file=sys.stderr, flush=True)
     start, committed, questions = time.perf_counter(), 0, 0
     with camera:
         for event in replay_frames(camera, reader, session):
