@@ -14,6 +14,7 @@ import json
 
 from flask import Blueprint, Response, abort, current_app, jsonify, redirect, render_template, request, url_for
 
+from engine.tracker import UNLEARNED_DECK_CONFIDENCE
 from webui import camera as table_camera
 from webui.db import get_store
 from webui.events import InvalidInput
@@ -53,7 +54,7 @@ def _page(status: int = 200, **context):
     store = get_store()
     camera = _camera()
     context.update(has_camera=camera is not None, deck=camera.deck_name if camera is not None else None,
-                   reads=camera.reads if camera is not None else None,
+                   untaught_bar=f"{UNLEARNED_DECK_CONFIDENCE:g}", reads=camera.reads if camera is not None else None,
                    corners=_corners(camera, store), history=table_camera.corner_history(store))
     return render_template("camera.html", **context), status
 

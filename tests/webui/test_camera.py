@@ -44,7 +44,7 @@ def test_without_a_camera_the_page_says_so_and_frames_are_503(client):
 def test_the_page_says_whether_the_referee_reads_with_a_learned_deck(camera_app, camera):
     client = camera_app.test_client()
     page = html.unescape(client.get("/camera").text)
-    assert 'data-state="none"' in page and "No deck learned" in page and "--deck NAME" in page
+    assert 'data-state="none"' in page and "No deck learned" in page and "--deck NAME" in page and "less than 0.98 sure" in page
     camera.deck_name = "grandmas-deck"
     page = html.unescape(client.get("/camera").text)
     assert 'data-state="learned"' in page and "grandmas-deck" in page and "No deck learned" not in page
