@@ -164,6 +164,15 @@ class TrackerOptions:
         if not 0.0 <= self.min_confidence <= 1.0:
             raise TrackerError(f"min_confidence must be 0..1, got {self.min_confidence!r}")
 
+    def asking_below(self, bar: float) -> "TrackerOptions":
+        """These options with the readings below ``bar`` asked about too (``min_confidence`` raised to
+        it, never lowered).
+
+        >>> TrackerOptions().asking_below(0.98).min_confidence, TrackerOptions().asking_below(0.0).min_confidence
+        (0.98, 0.8)
+        """
+        return replace(self, min_confidence=max(self.min_confidence, bar))
+
 
 UNLEARNED_DECK_CONFIDENCE = 0.98
 """The bar for readings of a deck the recognizer was not taught (``rummyref learn-deck``). A deck's

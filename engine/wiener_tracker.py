@@ -128,8 +128,8 @@ class WienerTracker(GinTracker):
         if dealer not in players:
             raise TrackerError(f"dealer {dealer!r} is not one of the players {', '.join(players)}")
         self.players, self.dealer, self.rules = tuple(players), dealer, rules
-        self._play_options = replace(options, min_confidence=max(options.min_confidence, play_confidence))
-        self._layout_options = replace(options, min_confidence=max(options.min_confidence, layout_confidence))
+        self._play_options = options.asking_below(play_confidence)
+        self._layout_options = options.asking_below(layout_confidence)
         self.zones = zones or default_zones("wiener", len(players))
         if self.zones.players != len(players) or self.zones.of_kind("discard") is None:
             raise TrackerError(f"Wiener Rummy needs a zone map with {len(players)} seats and a discard zone")

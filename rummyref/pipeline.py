@@ -869,8 +869,8 @@ class Pipeline:
 
         config = self.config
         zones = config.zones or default_zones("gin", 2, *config.table_cm)
-        options = replace(config.tracker, min_confidence=max(config.tracker.min_confidence, self.play_confidence))
-        return HandSession(config.players, config.first_dealer or config.players[1], config.rules, zones, options)
+        return HandSession(config.players, config.first_dealer or config.players[1], config.rules, zones,
+                           config.tracker.asking_below(self.play_confidence))
 
     # inputs from other threads: only queued here, handled by the worker
     def press(self, button: str) -> None:

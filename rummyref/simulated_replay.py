@@ -262,9 +262,7 @@ def replay_rendered(hand: SimulatedHand, images: list[np.ndarray] | None, reader
     ``play_confidence`` (an untaught deck's, :func:`engine.tracker.deck_confidence`), as ``run`` does."""
     from rummyref.pipeline import HandSession, reading_choices
 
-    options = TrackerOptions()
-    options = replace(options, min_confidence=max(options.min_confidence, play_confidence))
-    session = HandSession(hand.players, hand.dealer, zones=zones, options=options)
+    session = HandSession(hand.players, hand.dealer, zones=zones, options=TrackerOptions().asking_below(play_confidence))
     tracker = session.tracker
     committed: list[Event] = []
     asked = answered = tappable = 0

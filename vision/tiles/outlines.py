@@ -755,10 +755,19 @@ def _face_coloured(lab: np.ndarray, rect, face: tuple[float, float]) -> bool:
     (True, False)
     """
     window, inside = _own_pixels(lab.shape, rect)
-    light = lab[window][:, :, 0][inside]
-    face_half = light >= np.median(light)
-    a, b = (float(np.median(lab[window][:, :, k][inside][face_half])) - 128 for k in (1, 2))
+    a, b = lighter_half_colour(lab[window][inside])
     return math.hypot(a - face[0], b - face[1]) <= COLOUR_TOLERANCE
+
+
+def lighter_half_colour(pixels: np.ndarray) -> tuple[float, float]:
+    """The a, b (centred on 0) of the lighter half of Lab pixels (N x 3, OpenCV's scale): a tile
+    face's colour beside its darker number.
+
+    >>> lighter_half_colour(np.array([[230, 128, 150], [230, 130, 150], [60, 170, 150], [50, 170, 150]], np.uint8))
+    (1.0, 22.0)
+    """
+    lighter = pixels[pixels[:, 0] >= np.median(pixels[:, 0])]
+    return float(np.median(lighter[:, 1])) - 128, float(np.median(lighter[:, 2])) - 128
 
 
 def _colourless(chroma: np.ndarray, rect) -> bool:

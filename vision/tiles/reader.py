@@ -36,7 +36,7 @@ from vision.motion import RESTING_HAND_SHARE, hand_share
 from vision.recognizer import DEFAULT_MODEL_DIR, Networks, _session, _softmax
 from vision.tiles.grouping import Placed, components, gaps, outline, reading_order
 from vision.tiles.labels import CLASS_CODES, NONE_CLASS, UPSIDE_CLASS, palette_classes
-from vision.tiles.outlines import COLOUR_TOLERANCE, Blob, TileCandidate, find_layout, row_pitch
+from vision.tiles.outlines import COLOUR_TOLERANCE, Blob, TileCandidate, find_layout, lighter_half_colour, row_pitch
 from vision.tiles.patches import PATCH_HEIGHT, PATCH_WIDTH, balance, balanced_both_ways, cut_patch
 
 CLASSIFIER_FILE = "tiles-classifier.onnx"
@@ -739,10 +739,15 @@ def _light(grey: np.ndarray, place: Placed) -> float:
     return float(np.sort(window, axis=None)[3 * window.size // 4]) if window.size else 0.0
 
 
-def _middle(image: np.ndarray, place: Placed) -> np.ndarray:
-    """The square in the middle of ``place`` (half its smaller side across) cut from ``image``,
+NUMBER_ACROSS = 1.5
+""":func:`_middle`'s ``across`` for the square where a tile's number is: two thirds of its smaller side."""
+
+
+def _middle(image: np.ndarray, place: Placed, across: float = 2) -> np.ndarray:
+    """The square in the middle of ``place`` (its smaller side over ``across`` wide, half of it by
+    default; :func:`_middles` looks at two thirds, where a tile's number is) cut from ``image``,
     clipped to it (empty where the place lies outside)."""
-    half = max(1, int(min(place.width, place.height) / 4))
+    half = max(1, int(min(place.width, place.height) / (2 * across)))
     x, y = int(round(place.x)), int(round(place.y))
     return image[max(0, y - half):y + half + 1, max(0, x - half):x + half + 1]
 
@@ -898,14 +903,10 @@ def _face_colour(frame: np.ndarray, place: Placed) -> tuple[float, float] | None
     >>> _face_colour(frame, Placed(30, 30, 0.0, 30, 40))
     (-1.0, 12.0)
     """
-    half = max(1, int(min(place.width, place.height) / 3))
-    x, y = int(round(place.x)), int(round(place.y))
-    window = frame[max(0, y - half):y + half + 1, max(0, x - half):x + half + 1]
+    window = _middle(frame, place, NUMBER_ACROSS)
     if not window.size:
         return None
-    lab = cv2.cvtColor(window, cv2.COLOR_BGR2LAB).reshape(-1, 3)
-    lighter = lab[lab[:, 0] >= np.median(lab[:, 0])]
-    return float(np.median(lighter[:, 1])) - 128, float(np.median(lighter[:, 2])) - 128
+    return lighter_half_colour(cv2.cvtColor(window, cv2.COLOR_BGR2LAB).reshape(-1, 3))
 
 
 def _middles(grey: np.ndarray, places: list[Placed], which: tuple[float, ...]) -> np.ndarray:
@@ -923,9 +924,7 @@ def _middles(grey: np.ndarray, places: list[Placed], which: tuple[float, ...]) -
     found = np.zeros((len(places), len(which)))
     windows: dict[tuple[int, int], list[tuple[int, np.ndarray]]] = {}
     for k, place in enumerate(places):
-        half = max(1, int(min(place.width, place.height) / 3))
-        x, y = int(round(place.x)), int(round(place.y))
-        window = grey[max(0, y - half):y + half + 1, max(0, x - half):x + half + 1]
+        window = _middle(grey, place, NUMBER_ACROSS)
         if window.size:
             windows.setdefault(window.shape, []).append((k, window))
     for same in windows.values():
