@@ -84,7 +84,7 @@ def test_stray_readings_are_those_far_from_every_index():
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["--hard-negatives", "4"], "needs a detector"),
+    (["--hard-negatives", "-1"], "--hard-negatives be at least 0"),
     (["--printed-matter", "1.5"], "within 0..1"),
     (["--procedural", "-0.1"], "--procedural must lie within 0..1"),
     (["--fresh-classifier"], "--fresh-classifier needs --init"),
@@ -115,3 +115,21 @@ def test_the_default_training_scenes_mix_real_and_procedural_decks():
     designs = {card.design.split("/")[0] for scene in training_scenes(parse_args(["--scenes", "12", "--seed", "3"]))
                for card in scene.cards}
     assert "proc" in designs and designs & {"gnome", "kde"}
+
+
+def test_training_from_nothing_mines_hard_negatives_with_its_own_detector(tmp_path):
+    """Without --init the detector trained in the run finds the places it mistakes for indices, and
+    the classifier learns them as "not an index" (a tiny run: 3 scenes; 60 detector steps make it
+    fire at a few places, 2 classifier steps)."""
+    import json
+
+    from vision.recognizer import Recognizer
+    from vision.train.__main__ import main
+
+    out = tmp_path / "models"
+    assert main(["--out", str(out), "--scenes", "3", "--detector-steps", "60", "--classifier-steps", "2",
+                 "--eval-scenes", "1", "--hard-negatives", "8", "--threads", "1"]) == 0
+    figures = json.loads((out / "cards-training.json").read_text())
+    assert figures["fine_tuned_from"] is None and figures["hard_negatives"] == 8
+    assert 0 < figures["hard_negative_patches"] <= 3 * 8
+    assert Recognizer(out).recognize(np.zeros((360, 640, 3), np.uint8)) is not None

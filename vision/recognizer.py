@@ -235,34 +235,16 @@ def back_design_name(frame: np.ndarray, center: tuple[float, float], size: float
     return "red"
 
 
-class Recognizer:
-    """Loads the two ONNX models once; :meth:`recognize` is then called per frame.
+class IndexDetector:
+    """Stage 1 alone: the detector's ONNX model, loaded once; :meth:`detect` finds the index and
+    face-down card candidates of a frame. Training mines the places a detector mistakes for
+    indices with it before any classifier exists."""
 
-    ``threads`` is onnxruntime's intra-op thread count (1 on a busy Pi core).
-    ``deck`` swaps the classifier's last layers for ones fitted to a player's
-    own deck by :mod:`vision.learn_deck`.
-    """
-
-    def __init__(self, model_dir: str | Path | None = None, threads: int = 1, deck: DeckProfile | None = None,
+    def __init__(self, model_dir: str | Path | None = None, threads: int = 1,
                  options: RecognizerOptions = RecognizerOptions()) -> None:
-        directory = Path(model_dir) if model_dir is not None else DEFAULT_MODEL_DIR
-        self.detector = _session(directory / DETECTOR_FILE, threads)
-        self.classifier = _session(directory / CLASSIFIER_FILE, threads)
-        self.classifier_digest = classifier_digest(directory / CLASSIFIER_FILE)
-        self.deck = self._fitting(deck)
+        self.model_dir = Path(model_dir) if model_dir is not None else DEFAULT_MODEL_DIR
+        self.detector = _session(self.model_dir / DETECTOR_FILE, threads)
         self.options = options
-
-    def with_deck(self, deck: DeckProfile | None) -> "Recognizer":
-        """The same loaded models with another deck's last layers (or the shipped ones)."""
-        clone = copy.copy(self)
-        clone.deck = self._fitting(deck)
-        return clone
-
-    def _fitting(self, deck: DeckProfile | None) -> DeckProfile | None:
-        """``deck``, checked to have been fitted to this classifier (ValueError otherwise: learn it again)."""
-        if deck is not None:
-            deck.check_classifier(self.classifier_digest)
-        return deck
 
     # Stage 1 ------------------------------------------------------------------
     def detector_scales(self, frame: np.ndarray) -> list[float]:
@@ -333,6 +315,34 @@ class Recognizer:
                 x=(cx + 0.5) * STRIDE / scale, y=(cy + 0.5) * STRIDE / scale, angle=0.0,
                 size=math.exp(float(maps[5, y, x])) / scale, heat=float(maps[1, y, x])))
         return indices, backs
+
+
+class Recognizer(IndexDetector):
+    """Loads the two ONNX models once; :meth:`recognize` is then called per frame.
+
+    ``threads`` is onnxruntime's intra-op thread count (1 on a busy Pi core).
+    ``deck`` swaps the classifier's last layers for ones fitted to a player's
+    own deck by :mod:`vision.learn_deck`.
+    """
+
+    def __init__(self, model_dir: str | Path | None = None, threads: int = 1, deck: DeckProfile | None = None,
+                 options: RecognizerOptions = RecognizerOptions()) -> None:
+        super().__init__(model_dir, threads, options)
+        self.classifier = _session(self.model_dir / CLASSIFIER_FILE, threads)
+        self.classifier_digest = classifier_digest(self.model_dir / CLASSIFIER_FILE)
+        self.deck = self._fitting(deck)
+
+    def with_deck(self, deck: DeckProfile | None) -> "Recognizer":
+        """The same loaded models with another deck's last layers (or the shipped ones)."""
+        clone = copy.copy(self)
+        clone.deck = self._fitting(deck)
+        return clone
+
+    def _fitting(self, deck: DeckProfile | None) -> DeckProfile | None:
+        """``deck``, checked to have been fitted to this classifier (ValueError otherwise: learn it again)."""
+        if deck is not None:
+            deck.check_classifier(self.classifier_digest)
+        return deck
 
     # Stage 2 ------------------------------------------------------------------
     def classify_patches(self, patches: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -47,11 +47,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         help="share of decks drawn procedurally instead of from the training designs "
                              "(SceneParams.procedural; default 0.35; the shipped models saw none, see models/CARDS.md)")
     parser.add_argument("--hard-negatives", type=int, default=0, metavar="N",
-                        help="per scene, up to N 'not an index' patches where the --init detector finds an index "
-                             "candidate but none lies (default 0)")
+                        help="per scene, up to N 'not an index' patches where a detector finds an index candidate "
+                             "but none lies: the --init detector's, or without --init the one trained here, once "
+                             "trained (default 0)")
     parser.add_argument("--far-camera", action="store_true",
                         help="shrink one classifier batch in six to a far camera's 9-15 px indices and cut it up "
-                             "again (the shipped classifier's last fine-tune, see models/CARDS.md)")
+                             "again (session 15's candidate T was fine-tuned so, see models/CARDS.md)")
     args = parser.parse_args(argv)
     if args.detector_steps < 0 or args.classifier_steps < 0 or args.scenes < 1:
         parser.error("--scenes must be at least 1, the step counts at least 0")
@@ -61,8 +62,6 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         parser.error("0 steps keep the model of --init DIR; give --init")
     if args.fresh_classifier and (args.init is None or not args.classifier_steps):
         parser.error("--fresh-classifier needs --init DIR (without it every stage starts afresh) and classifier steps")
-    if args.hard_negatives and args.init is None:
-        parser.error("--hard-negatives needs a detector to find them: give --init DIR")
     if not 0.0 <= args.printed_matter <= 1.0 or args.hard_negatives < 0:
         parser.error("--printed-matter must lie within 0..1, --hard-negatives be at least 0")
     if args.procedural is not None and not 0.0 <= args.procedural <= 1.0:
@@ -95,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
     import torch
 
     from vision.labels import NONE_CLASS
-    from vision.recognizer import CLASSIFIER_FILE, DETECTOR_FILE, Recognizer
+    from vision.recognizer import CLASSIFIER_FILE, DETECTOR_FILE, IndexDetector, Recognizer
     from vision.train.data import (classifier_samples, detector_negatives, render_scenes, scale_for_detector,
                                    scene_faces, scene_labels)
     from vision.train.fit import export_classifier, export_detector, timed_progress, train_classifier, train_detector
@@ -112,7 +111,17 @@ def main(argv: list[str] | None = None) -> int:
         progress(f"deck {number}/{len(TRAIN_DESIGNS) + len(HELDOUT_DESIGNS)} ready: {design}")
     rng = np.random.default_rng(args.seed)
     detector_scenes, patch_chunks, class_chunks = [], [], []
-    miner = Recognizer(args.init, threads=args.threads) if args.hard_negatives else None
+
+    mined = []
+
+    def mine(detector, image, indices) -> None:
+        hard = detector_negatives(image, indices, detector.detect(image)[0], args.hard_negatives, rng)
+        patch_chunks.append(hard)
+        class_chunks.append(np.full(len(hard), NONE_CLASS, np.int64))
+        mined.append(len(hard))
+
+    miner = IndexDetector(args.init, threads=args.threads) if args.hard_negatives and args.init else None
+    unmined = []     # without --init: (image, indices) of each scene, mined once this run's detector is trained
     for number, scene in enumerate(training_scenes(args), 1):
         indices, backs = scene_labels(scene)
         detector_scenes.append(scale_for_detector(scene.image, indices, backs, rng))
@@ -120,13 +129,11 @@ def main(argv: list[str] | None = None) -> int:
         patch_chunks.append(patches)
         class_chunks.append(classes)
         if miner is not None:
-            hard = detector_negatives(scene.image, indices, miner.detect(scene.image)[0], args.hard_negatives, rng)
-            patch_chunks.append(hard)
-            class_chunks.append(np.full(len(hard), NONE_CLASS, np.int64))
+            mine(miner, scene.image, indices)
+        elif args.hard_negatives:
+            unmined.append((scene.image, indices))
         if number % 100 == 0 or number == args.scenes:
             progress(f"rendered {number}/{args.scenes} training scenes")
-    patches, classes = np.concatenate(patch_chunks), np.concatenate(class_chunks)
-    progress(f"{len(patches)} classifier patches ({np.bincount(classes)[-1]} not an index)")
 
     init = {name: args.init / name if args.init else None for name in (DETECTOR_FILE, CLASSIFIER_FILE)}
     if args.fresh_classifier:
@@ -137,6 +144,15 @@ def main(argv: list[str] | None = None) -> int:
     else:
         keep(init[DETECTOR_FILE], args.out / DETECTOR_FILE)
     del detector_scenes
+    if unmined:
+        miner = IndexDetector(args.out, threads=args.threads)
+        for image, indices in unmined:
+            mine(miner, image, indices)
+        del unmined
+        progress("mined the places this detector mistakes for indices")
+    patches, classes = np.concatenate(patch_chunks), np.concatenate(class_chunks)
+    del patch_chunks, class_chunks
+    progress(f"{len(patches)} classifier patches ({np.bincount(classes)[-1]} not an index)")
     if args.classifier_steps:
         classifier = train_classifier(patches, classes, args.classifier_steps, 128, args.seed, progress,
                                       init=init[CLASSIFIER_FILE], far_camera=args.far_camera)
@@ -152,7 +168,8 @@ def main(argv: list[str] | None = None) -> int:
                      "fresh_classifier": args.fresh_classifier,
                      "table_overlap": args.overlap, "printed_matter": args.printed_matter,
                      "procedural": args.procedural,
-                     "hard_negatives": args.hard_negatives, "far_camera": args.far_camera,
+                     "hard_negatives": args.hard_negatives, "hard_negative_patches": sum(mined),
+                     "far_camera": args.far_camera,
                      "train_designs": list(TRAIN_DESIGNS), "heldout_designs": list(HELDOUT_DESIGNS)}
     for group, designs, seed in (("train_designs", TRAIN_DESIGNS, args.seed + 1000),
                                  ("heldout_designs", HELDOUT_DESIGNS, args.seed + 2000)):
