@@ -111,8 +111,7 @@ def main(argv: list[str] | None = None) -> int:
         progress(f"deck {number}/{len(TRAIN_DESIGNS) + len(HELDOUT_DESIGNS)} ready: {design}")
     rng = np.random.default_rng(args.seed)
     detector_scenes, patch_chunks, class_chunks = [], [], []
-
-    mined = []
+    mined: list[int] = []     # hard negatives cut, scene by scene
 
     def mine(detector, image, indices) -> None:
         hard = detector_negatives(image, indices, detector.detect(image)[0], args.hard_negatives, rng)
