@@ -89,6 +89,7 @@ def test_stray_readings_are_those_far_from_every_index():
     (["--procedural", "-0.1"], "--procedural must lie within 0..1"),
     (["--fresh-classifier"], "--fresh-classifier needs --init"),
     (["--fresh-classifier", "--init", "models", "--classifier-steps", "0"], "--fresh-classifier needs --init"),
+    (["--workers", "0"], "--workers must be at least 1"),
 ])
 def test_training_options_are_checked(argv, message, capsys):
     with pytest.raises(SystemExit):
@@ -133,3 +134,21 @@ def test_training_from_nothing_mines_hard_negatives_with_its_own_detector(tmp_pa
     assert figures["fine_tuned_from"] is None and figures["hard_negatives"] == 8
     assert 0 < figures["hard_negative_patches"] <= 3 * 8
     Recognizer(out)      # both exported networks load as the recognizer's (a broken export raises)
+
+
+def test_workers_render_the_same_scenes_whatever_their_number(monkeypatch):
+    """``--workers N`` seeds each block of scenes by (seed, block): 2 and 3 processes prepare the
+    same data, and the blocks are not copies of one another (blocks of 2 scenes here, not 50)."""
+    from vision.train import __main__ as training
+
+    monkeypatch.setattr(training, "RENDER_BLOCK", 2)
+
+    def patches(workers: int) -> list[np.ndarray]:
+        args = parse_args(["--scenes", "5", "--seed", "3", "--workers", str(workers), "--hard-negatives", "2"])
+        prepared = list(training.prepared_scenes(args, np.random.default_rng(0)))
+        assert len(prepared) == 5 and all(image is not None and indices for *_, image, indices in prepared)
+        return [sample[1] for sample in prepared]
+
+    two, three = patches(2), patches(3)
+    assert all(np.array_equal(a, b) for a, b in zip(two, three))
+    assert not np.array_equal(two[0], two[2])           # blocks 0 and 1 drew other scenes

@@ -1,10 +1,12 @@
 """`python -m vision.train --out models/`: regenerate the data and train both stages.
 
 Renders scenes of the training deck designs with :mod:`vision.synth`, trains
-the detector and the classifier on 2 CPU threads, exports both to ONNX, and
+the detector and the classifier on 2 CPU threads (or a GPU, ``--device cuda``), exports both to ONNX, and
 scores the exported models on fresh scenes of the training designs and of the
 held-out designs (never trained on). Figures go to ``cards-training.json``
-next to the models. Seeded: the same command gives the same data.
+next to the models. Seeded: the same command gives the same data. With ``--workers N``
+the scenes are rendered in N processes, in blocks of ``RENDER_BLOCK`` seeded by (seed, block):
+other data than one process draws, the same for every N.
 """
 
 from __future__ import annotations
@@ -14,8 +16,12 @@ import json
 import shutil
 import sys
 import time
+from multiprocessing import get_context
 from pathlib import Path
 
+
+RENDER_BLOCK = 50
+"""Scenes per block of ``--workers``: each block has its own seed, so any number of processes draws the same data."""
 
 DEFAULT_OVERLAP = (0.3, 1.0)
 """Table scenes' overlap range of the shipped models' training."""
@@ -53,7 +59,15 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--far-camera", action="store_true",
                         help="shrink one classifier batch in six to a far camera's 9-15 px indices and cut it up "
                              "again (session 15's candidate T was fine-tuned so, see models/CARDS.md)")
+    parser.add_argument("--workers", type=int, default=1,
+                        help="processes rendering the scenes (default 1); above 1 the scenes come in blocks of "
+                             f"{RENDER_BLOCK}, each seeded by (seed, block): the same data for any N > 1, other "
+                             "data than one process renders")
+    parser.add_argument("--device", default="cpu",
+                        help="where torch trains: cpu (default) or cuda; batches and their draws are the same on both")
     args = parser.parse_args(argv)
+    if args.workers < 1:
+        parser.error(f"--workers must be at least 1, got {args.workers}")
     if args.detector_steps < 0 or args.classifier_steps < 0 or args.scenes < 1:
         parser.error("--scenes must be at least 1, the step counts at least 0")
     if not 0.0 <= args.overlap[0] <= args.overlap[1] <= 1.0:
@@ -69,8 +83,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return args
 
 
-def training_scenes(args: argparse.Namespace):
-    """The training scenes the options ask for, rendered one by one."""
+def training_scenes(args: argparse.Namespace, seed=None, count: int | None = None):
+    """The training scenes the options ask for, rendered one by one (``seed`` and ``count``: one
+    block's, else the run's)."""
     from vision.train.data import render_scenes
 
     # The scene changes are passed only when asked, so that the default stream of scenes stays as it was.
@@ -79,7 +94,45 @@ def training_scenes(args: argparse.Namespace):
         changes["procedural"] = args.procedural
     # "train": the training designs and, in SceneParams.procedural of the decks, procedural ones (the tuple
     # TRAIN_DESIGNS would name the real designs alone: every model before session 14 was trained so).
-    return render_scenes(args.seed, args.scenes, "train", table_overlap=args.overlap, **changes)
+    return render_scenes(args.seed if seed is None else seed, args.scenes if count is None else count, "train",
+                         table_overlap=args.overlap, **changes)
+
+
+def prepared(args: argparse.Namespace, scene, rng):
+    """One training scene as the stages take it: the detector's scaled scene, the classifier's
+    patches and classes, and the scene's image and index labels (for mining)."""
+    from vision.train.data import classifier_samples, scale_for_detector, scene_faces, scene_labels
+
+    indices, backs = scene_labels(scene)
+    detector_scene = scale_for_detector(scene.image, indices, backs, rng)
+    patches, classes = classifier_samples(scene.image, indices, rng, faces=scene_faces(scene))
+    return detector_scene, patches, classes, scene.image, indices
+
+
+def render_block(job: tuple[argparse.Namespace, int]) -> list:
+    """Worker of ``--workers``: block ``block`` of the scenes, prepared, seeded by (seed, block) alone."""
+    import numpy as np
+
+    args, block = job
+    rng = np.random.default_rng([args.seed, block, 1])
+    count = min(RENDER_BLOCK, args.scenes - block * RENDER_BLOCK)
+    scenes = training_scenes(args, seed=[args.seed, block], count=count)
+    # The images travel back only when they are to be mined.
+    return [sample if args.hard_negatives else sample[:3] + (None, None)
+            for sample in (prepared(args, scene, rng) for scene in scenes)]
+
+
+def prepared_scenes(args: argparse.Namespace, rng):
+    """The run's training scenes, prepared (:func:`prepared`): by one process from ``rng``, or by
+    ``--workers`` processes block by block."""
+    if args.workers == 1:
+        for scene in training_scenes(args):
+            yield prepared(args, scene, rng)
+        return
+    blocks = -(-args.scenes // RENDER_BLOCK)
+    with get_context("fork").Pool(args.workers) as pool:
+        for samples in pool.imap(render_block, [(args, block) for block in range(blocks)]):
+            yield from samples
 
 
 def keep(model: Path, out: Path) -> None:
@@ -95,12 +148,13 @@ def main(argv: list[str] | None = None) -> int:
 
     from vision.labels import NONE_CLASS
     from vision.recognizer import CLASSIFIER_FILE, DETECTOR_FILE, IndexDetector, Recognizer
-    from vision.train.data import (classifier_samples, detector_negatives, render_scenes, scale_for_detector,
-                                   scene_faces, scene_labels)
+    from vision.train.data import detector_negatives, render_scenes
     from vision.train.fit import export_classifier, export_detector, timed_progress, train_classifier, train_detector
     from vision.train.synth_eval import evaluate
     from vision.synth.decks import HELDOUT_DESIGNS, TRAIN_DESIGNS, load_deck
 
+    if args.device != "cpu" and not torch.cuda.is_available():
+        raise SystemExit(f"--device {args.device}: torch sees no GPU here; train with --device cpu")
     torch.set_num_threads(args.threads)
     started = time.monotonic()
     progress = timed_progress(started)
@@ -119,18 +173,19 @@ def main(argv: list[str] | None = None) -> int:
         class_chunks.append(np.full(len(hard), NONE_CLASS, np.int64))
         mined.append(len(hard))
 
-    miner = IndexDetector(args.init, threads=args.threads) if args.hard_negatives and args.init else None
-    unmined = []     # without --init: (image, indices) of each scene, mined once this run's detector is trained
-    for number, scene in enumerate(training_scenes(args), 1):
-        indices, backs = scene_labels(scene)
-        detector_scenes.append(scale_for_detector(scene.image, indices, backs, rng))
-        patches, classes = classifier_samples(scene.image, indices, rng, faces=scene_faces(scene))
+    # One process with --init mines as it renders, from the one stream of draws; otherwise each scene
+    # waits in `unmined` for the --init detector or, without --init, for this run's own.
+    inline = args.workers == 1 and args.init is not None
+    miner = IndexDetector(args.init, threads=args.threads) if args.hard_negatives and inline else None
+    unmined = []
+    for number, (detector_scene, patches, classes, image, indices) in enumerate(prepared_scenes(args, rng), 1):
+        detector_scenes.append(detector_scene)
         patch_chunks.append(patches)
         class_chunks.append(classes)
         if miner is not None:
-            mine(miner, scene.image, indices)
+            mine(miner, image, indices)
         elif args.hard_negatives:
-            unmined.append((scene.image, indices))
+            unmined.append((image, indices))
         if number % 100 == 0 or number == args.scenes:
             progress(f"rendered {number}/{args.scenes} training scenes")
 
@@ -138,13 +193,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.fresh_classifier:
         init[CLASSIFIER_FILE] = None
     if args.detector_steps:
-        detector = train_detector(detector_scenes, args.detector_steps, 16, args.seed, progress, init[DETECTOR_FILE])
+        detector = train_detector(detector_scenes, args.detector_steps, 16, args.seed, progress, init[DETECTOR_FILE],
+                                  device=args.device)
         export_detector(detector, args.out / DETECTOR_FILE)
     else:
         keep(init[DETECTOR_FILE], args.out / DETECTOR_FILE)
     del detector_scenes
     if unmined:
-        miner = IndexDetector(args.out, threads=args.threads)
+        miner = IndexDetector(args.init or args.out, threads=args.threads)
         for image, indices in unmined:
             mine(miner, image, indices)
         del unmined
@@ -154,7 +210,7 @@ def main(argv: list[str] | None = None) -> int:
     progress(f"{len(patches)} classifier patches ({np.bincount(classes)[-1]} not an index)")
     if args.classifier_steps:
         classifier = train_classifier(patches, classes, args.classifier_steps, 128, args.seed, progress,
-                                      init=init[CLASSIFIER_FILE], far_camera=args.far_camera)
+                                      init=init[CLASSIFIER_FILE], far_camera=args.far_camera, device=args.device)
         export_classifier(classifier, args.out / CLASSIFIER_FILE)
     else:
         keep(init[CLASSIFIER_FILE], args.out / CLASSIFIER_FILE)
@@ -168,7 +224,7 @@ def main(argv: list[str] | None = None) -> int:
                      "table_overlap": args.overlap, "printed_matter": args.printed_matter,
                      "procedural": args.procedural,
                      "hard_negatives": args.hard_negatives, "hard_negative_patches": sum(mined),
-                     "far_camera": args.far_camera,
+                     "far_camera": args.far_camera, "render_workers": args.workers, "device": args.device,
                      "train_designs": list(TRAIN_DESIGNS), "heldout_designs": list(HELDOUT_DESIGNS)}
     for group, designs, seed in (("train_designs", TRAIN_DESIGNS, args.seed + 1000),
                                  ("heldout_designs", HELDOUT_DESIGNS, args.seed + 2000)):

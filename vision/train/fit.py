@@ -99,21 +99,23 @@ def _optimise(model: torch.nn.Module, name: str, steps: int, peak_lr: float, wei
 
 
 def train_detector(scenes: list[DetectorScene], steps: int, batch: int, seed: int, progress: Progress,
-                   init: Path | None = None) -> IndexDetector:
-    """Train the detector from scratch, or fine-tune the exported one at ``init``."""
+                   init: Path | None = None, device: str = "cpu") -> IndexDetector:
+    """Train the detector from scratch, or fine-tune the exported one at ``init``; ``device`` as
+    for :func:`train_classifier`."""
     rng = np.random.default_rng(seed)
     generator = torch.Generator().manual_seed(seed)
     torch.manual_seed(seed)
     model = IndexDetector()
     if init is not None:
         load_onnx_weights(model, init, torch.zeros(1, 3, 64, 64))
+    model.to(device)
 
     def batch_loss(step: int) -> torch.Tensor:
-        images, heat, weight, reg, mask = (torch.from_numpy(a) for a in detector_batch(scenes, rng, batch))
+        images, heat, weight, reg, mask = (torch.from_numpy(a).to(device) for a in detector_batch(scenes, rng, batch))
         return detector_loss(model.raw(colour_jitter(images, generator)), heat, weight, reg, mask)
 
     _optimise(model, "detector", steps, 3e-3, 1e-4, batch_loss, progress, every=50, fine_tune=init is not None)
-    return model
+    return model.cpu()
 
 
 def far_camera_view(images: torch.Tensor, generator: torch.Generator) -> torch.Tensor:
