@@ -77,12 +77,15 @@ STRAY_MAX = 3
 """A cluster of at most this many upright readings between the rows is pips or artwork, not a row."""
 
 
-def layout_rows(upright: list[IndexCandidate], score: Callable[[IndexCandidate], float]) -> list[list[IndexCandidate]]:
+def layout_rows(upright: list[IndexCandidate], score: Callable[[IndexCandidate], float],
+                doubted: list[IndexCandidate] = ()) -> list[list[IndexCandidate]]:
     """The rows of the layout: clusters of upright indices split at large vertical gaps.
 
     Small clusters (pips or artwork between the rows) are left out; a row keeps its
     :data:`ROW_LENGTH` most index-like readings. A row with fewer readings is returned short,
-    so that the caller refuses the photo rather than shifting labels to the wrong cards.
+    so that the caller refuses the photo rather than shifting labels to the wrong cards, unless
+    ``doubted`` (upright candidates the classifier doubts) holds one where the row's pitch puts
+    the missing card (:func:`_fill_gaps`).
 
     >>> row = lambda y, n: [IndexCandidate(x * 30.0, y, 0.0, 10.0, 1.0) for x in range(n)]
     >>> [len(r) for r in layout_rows(row(0, 13) + row(60, 2) + row(110, 14), lambda c: c.heat)]
@@ -99,21 +102,60 @@ def layout_rows(upright: list[IndexCandidate], score: Callable[[IndexCandidate],
         if candidate.y - before.y > ROW_BREAK * height:
             clusters.append([])
         clusters[-1].append(candidate)
-    return [_evenly_spaced(sorted(cluster, key=lambda c: -score(c))[:ROW_LENGTH + 2], score)
+    return [_fill_gaps(_evenly_spaced(sorted(cluster, key=lambda c: -score(c))[:ROW_LENGTH + 2], score), doubted)
             for cluster in clusters if len(cluster) > STRAY_MAX]
+
+
+GAP_REACH = 0.25
+"""A doubted candidate fills a row's gap only within this share of the pitch of where the card must lie."""
+
+
+def _fill_gaps(row: list[IndexCandidate], doubted: list[IndexCandidate]) -> list[IndexCandidate]:
+    """``row`` (readings at one pitch, maybe with gaps of a card) with each missing card's index taken
+    from ``doubted`` where one lies where the pitch puts it, midway across a gap of two pitches. An
+    index the untaught classifier calls "not an index" (an unfamiliar deck: what deck learning is
+    for) is so still labelled by its place. The row is then cut short at its first gap left, so that
+    no card gets its neighbour's label. A card missing at a row's end is not looked for: a stray
+    beyond the other end would shift every label of the row.
+
+    >>> at = lambda *xs: [IndexCandidate(float(x), 0.0, 0.0, 10.0, 1.0) for x in xs]
+    >>> [c.x for c in _fill_gaps(at(0, 30, 90, 120), at(61, 200))]
+    [0.0, 30.0, 61.0, 90.0, 120.0]
+    >>> [c.x for c in _fill_gaps(at(0, 30, 90, 120), at(45))]     # not where a card lies: cut there
+    [0.0, 30.0]
+    >>> [c.x for c in _fill_gaps(at(0, 60, 90, 120), [])]
+    [0.0]
+    """
+    if len(row) < 2:
+        return row
+    pitch = float(np.median(np.diff([c.x for c in row])))
+    size = float(np.median([c.size for c in row]))
+    row_y = float(np.median([c.y for c in row]))
+
+    def at(x: float) -> IndexCandidate | None:
+        near = [c for c in doubted if abs(c.x - x) < GAP_REACH * pitch and abs(c.y - row_y) < size
+                and 0.75 < c.size / size < 1.33]
+        return min(near, key=lambda c: abs(c.x - x), default=None)
+
+    filled = [row[0]]
+    for before, after in zip(row, row[1:]):
+        if 1.6 * pitch < after.x - before.x < 2.4 * pitch and (between := at((before.x + after.x) / 2)):
+            filled.append(between)
+        filled.append(after)
+    for k in range(1, len(filled)):
+        if filled[k].x - filled[k - 1].x > 1.6 * pitch:
+            return filled[:k]
+    return filled
 
 
 def _evenly_spaced(row: list[IndexCandidate], score: Callable[[IndexCandidate], float]) -> list[IndexCandidate]:
     """A row's cards lie at one pitch: of two readings much closer than that (the "1" and the "0" of a 10
-    read apart) the more index-like is kept; the :data:`ROW_LENGTH` most index-like remain, and where
-    a card is missing between them (a gap of about two pitches) the row is cut short there, so that no
-    card gets its neighbour's label.
+    read apart) the more index-like is kept, and the :data:`ROW_LENGTH` most index-like remain, in
+    order (where a card is missing between them, :func:`_fill_gaps` fills the gap or cuts the row).
 
     >>> at = lambda *xs: [IndexCandidate(x, 0.0, 0.0, 10.0, 1.0) for x in xs]
     >>> [c.x for c in _evenly_spaced(at(0, 30, 34, 60, 90), lambda c: c.heat)]
     [0, 30, 60, 90]
-    >>> [c.x for c in _evenly_spaced(at(0, 60, 90, 120), lambda c: c.heat)]
-    [0]
     """
     ordered = sorted(row, key=lambda c: c.x)
     pitch = float(np.median(np.diff([c.x for c in ordered]))) if len(ordered) > 1 else 0.0
@@ -124,12 +166,7 @@ def _evenly_spaced(row: list[IndexCandidate], score: Callable[[IndexCandidate], 
                 kept[-1] = candidate
             continue
         kept.append(candidate)
-    kept = sorted(sorted(kept, key=lambda c: -score(c))[:ROW_LENGTH], key=lambda c: c.x)
-    pitch = float(np.median(np.diff([c.x for c in kept]))) if len(kept) > 1 else 0.0
-    for k in range(1, len(kept)):
-        if kept[k].x - kept[k - 1].x > 1.6 * pitch:
-            return kept[:k]
-    return kept
+    return sorted(sorted(kept, key=lambda c: -score(c))[:ROW_LENGTH], key=lambda c: c.x)
 
 
 def read_layout(recognizer: Recognizer, frame: np.ndarray, first_card: int, photo: str) -> list[LabelledIndex]:
@@ -140,10 +177,14 @@ def read_layout(recognizer: Recognizer, frame: np.ndarray, first_card: int, phot
         probs, _ = recognizer.classify_patches(index_patches(frame, candidates))
         score = {id(c): c.heat * (1.0 - float(p[NONE_CLASS])) for c, p in zip(candidates, probs)}
         # The detector's pyramid levels may each find an index: keep its most index-like candidate.
+        everything = strongest_apart(candidates, lambda c: c, lambda c: score[id(c)])
         candidates = strongest_apart([c for c in candidates if score[id(c)] > 0.1], lambda c: c, lambda c: score[id(c)])
+        doubted = [c for c in everything if score[id(c)] <= 0.1 and abs(c.angle) < math.radians(40)]
+    else:
+        doubted = []
     upright = sorted((c for c in candidates if abs(c.angle) < math.radians(40)), key=lambda c: c.y)
     turned = [c for c in candidates if abs(c.angle) > math.radians(140)]
-    grid = layout_rows(upright, lambda c: score[id(c)])
+    grid = layout_rows(upright, lambda c: score[id(c)], doubted)
     rows = len(grid)
     if not grid or any(len(row) != ROW_LENGTH for row in grid):
         raise LayoutError(
