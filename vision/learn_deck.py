@@ -177,13 +177,12 @@ def read_layout(recognizer: Recognizer, frame: np.ndarray, first_card: int, phot
         probs, _ = recognizer.classify_patches(index_patches(frame, candidates))
         score = {id(c): c.heat * (1.0 - float(p[NONE_CLASS])) for c, p in zip(candidates, probs)}
         # The detector's pyramid levels may each find an index: keep its most index-like candidate.
-        everything = strongest_apart(candidates, lambda c: c, lambda c: score[id(c)])
-        candidates = strongest_apart([c for c in candidates if score[id(c)] > 0.1], lambda c: c, lambda c: score[id(c)])
-        doubted = [c for c in everything if score[id(c)] <= 0.1 and abs(c.angle) < math.radians(40)]
-    else:
-        doubted = []
+        candidates = strongest_apart(candidates, lambda c: c, lambda c: score[id(c)])
     upright = sorted((c for c in candidates if abs(c.angle) < math.radians(40)), key=lambda c: c.y)
-    turned = [c for c in candidates if abs(c.angle) > math.radians(140)]
+    turned = [c for c in candidates if abs(c.angle) > math.radians(140) and score[id(c)] > 0.1]
+    # Upright candidates the classifier doubts only fill a row's gap where its pitch puts a card.
+    doubted = [c for c in upright if score[id(c)] <= 0.1]
+    upright = [c for c in upright if score[id(c)] > 0.1]
     grid = layout_rows(upright, lambda c: score[id(c)], doubted)
     rows = len(grid)
     if not grid or any(len(row) != ROW_LENGTH for row in grid):

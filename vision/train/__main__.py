@@ -149,12 +149,12 @@ def main(argv: list[str] | None = None) -> int:
     from vision.labels import NONE_CLASS
     from vision.recognizer import CLASSIFIER_FILE, DETECTOR_FILE, IndexDetector, Recognizer
     from vision.train.data import detector_negatives, render_scenes
-    from vision.train.fit import export_classifier, export_detector, timed_progress, train_classifier, train_detector
+    from vision.train.fit import (export_classifier, export_detector, require_device, timed_progress,
+                                  train_classifier, train_detector)
     from vision.train.synth_eval import evaluate
     from vision.synth.decks import HELDOUT_DESIGNS, TRAIN_DESIGNS, load_deck
 
-    if args.device != "cpu" and not torch.cuda.is_available():
-        raise SystemExit(f"--device {args.device}: torch sees no GPU here; train with --device cpu")
+    require_device(args.device)
     torch.set_num_threads(args.threads)
     started = time.monotonic()
     progress = timed_progress(started)

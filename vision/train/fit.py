@@ -24,6 +24,12 @@ FINE_TUNE_LR = 1 / 3
 """Peak learning rate of fine-tuning (training started from exported models), relative to training from scratch."""
 
 
+def require_device(device: str) -> None:
+    """Refuse a ``--device`` that torch cannot train on here (SystemExit with what to do instead)."""
+    if device != "cpu" and not torch.cuda.is_available():
+        raise SystemExit(f"--device {device}: torch sees no GPU here; train with --device cpu")
+
+
 def timed_progress(started: float) -> Progress:
     """A progress printer that stamps each line with the seconds since ``started``."""
     def progress(line: str) -> None:

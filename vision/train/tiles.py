@@ -230,14 +230,13 @@ def main(argv: list[str] | None = None) -> int:
 
     from vision.tiles.reader import CLASSIFIER_FILE
     from vision.train.ensemble import join_files, members_of
-    from vision.train.fit import export_classifier, timed_progress, train_classifier
+    from vision.train.fit import export_classifier, require_device, timed_progress, train_classifier
 
     if args.init and (args.init / CLASSIFIER_FILE).is_file() and members_of(args.init / CLASSIFIER_FILE) > 1:
         raise SystemExit(f"--init {args.init}: its {CLASSIFIER_FILE} joins {members_of(args.init / CLASSIFIER_FILE)} "
                          f"networks; --init fine-tunes one: take one out first with `python -m vision.train.ensemble "
                          f"{args.init / CLASSIFIER_FILE} --member 0 --out OTHER_DIR/{CLASSIFIER_FILE}`")
-    if args.device != "cpu" and not torch.cuda.is_available():
-        raise SystemExit(f"--device {args.device}: torch sees no GPU here; train with --device cpu")
+    require_device(args.device)
     torch.set_num_threads(args.threads)
     started = time.monotonic()
     progress = timed_progress(started)
