@@ -15,9 +15,11 @@
    is "needs confirmation" and never guessed. The camera sees the table, not the racks: a turn
    whose true tables alone give another verdict than the true rack (a table tile taken back and
    its twin laid from the rack) cannot be told by any reading and is counted apart ("not to be
-   told from the tables"). Turns whose photos cut a tile at the frame's edge (the renderer lays
-   some rows across it) are counted too: there a reader that never guesses asks, as the rest of
-   such a row may lie beyond.
+   told from the tables"). The turns are photographed as ``hardware.fov`` plans the mount, the whole
+   table in view with a margin (``TileSceneParams.in_view``); ``--cut-by-frame`` photographs them as
+   before session 24, when the camera's tilt cut a tile at the frame's edge in about a fifth of the
+   turns (there a reader that never guesses asks, as the rest of such a row may lie beyond). Turns
+   whose photos cut a tile are counted either way.
 
 Run: ``python benchmarks/eval_tiles.py`` (``--help`` for the counts and the seed).
 """
@@ -117,18 +119,19 @@ def cut_by_frame(scene) -> bool:
 
 
 def judge_turn(reader: TileReader, rng: np.random.Generator, palette_name: str, kind: str,
-               confirm_below: float, doubts: Counter | None = None, alone: Counter | None = None) -> tuple[str, str, bool]:
+               confirm_below: float, doubts: Counter | None = None, alone: Counter | None = None,
+               in_view: bool = True) -> tuple[str, str, bool]:
     """'right', 'wrong', 'confirm' or 'hidden' (the true tables alone give another verdict than
     the true rack) for one rendered turn, why a confirmation was asked (``doubts`` counts the
     kinds of doubt the two readings listed, ``alone`` the one thing that stopped a turn where
     only one did: :func:`stoppers`), and whether a photo cuts a tile at the frame's edge
-    (:func:`cut_by_frame`)."""
+    (:func:`cut_by_frame`; ``in_view``: :attr:`TileSceneParams.in_view`)."""
     palette = PALETTES[palette_name]
     rules = TileRules(palette=palette)
     while True:
         before, after, played = make_turn(rng, palette, kind)
         params = TileSceneParams(palette=palette_name, fonts="heldout", scattered=(0, 0), hands=0.0, light_tables=False,
-                                 tile_height=(40.0, 64.0))
+                                 tile_height=(40.0, 64.0), in_view=in_view)
         seed = int(rng.integers(2**31))
         scenes = [render_tile_scene(np.random.default_rng([seed, k]), params, rows) for k, rows in enumerate((before, after))]
         if all(len(scene.rows) == len(rows) for scene, rows in zip(scenes, (before, after))):
@@ -175,6 +178,9 @@ def main(argv: list[str] | None = None) -> int:
                              "other rendered tables: readings at least that sure were all right)")
     parser.add_argument("--seed", type=int, default=7, help="seed (default 7)")
     parser.add_argument("--model-dir", type=Path, help="directory with tiles-classifier.onnx (default models/)")
+    parser.add_argument("--cut-by-frame", action="store_true",
+                        help="photograph the turns as before session 24: rows up to the frame's edge, which the "
+                             "camera's tilt cuts in about a fifth of the turns (default: the whole table in view)")
     args = parser.parse_args(argv)
     reader = TileReader(args.model_dir)
     started = time.monotonic()
@@ -194,7 +200,8 @@ def main(argv: list[str] | None = None) -> int:
     rng = np.random.default_rng(args.seed)
     for turn in range(args.turns):
         kind = TURN_KINDS[turn % len(TURN_KINDS)]
-        result, why, cut = judge_turn(reader, rng, list(PALETTES)[turn % 2], kind, args.confirm_below, doubts, alone)
+        result, why, cut = judge_turn(reader, rng, list(PALETTES)[turn % 2], kind, args.confirm_below, doubts, alone,
+                                      in_view=not args.cut_by_frame)
         cut_turns[result] += cut
         outcomes[result] += 1
         reasons[why] += bool(why)

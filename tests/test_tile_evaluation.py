@@ -1,8 +1,9 @@
-"""Scoring a tile reading against a rendered table's truth: where each lost tile was lost."""
+"""Scoring a tile reading against a rendered table's truth: where each lost tile was lost; tables
+photographed with the whole table in view."""
 
 import numpy as np
 
-from vision.synth.tiles import TileAnnotation, TileScene
+from vision.synth.tiles import TileAnnotation, TileScene, TileSceneParams, render_tile_scene
 from vision.tiles.evaluation import score_scene
 from vision.tiles.reader import TableReading, TileObservation
 
@@ -31,3 +32,22 @@ def test_lost_tiles_are_split_by_where_they_were_lost():
     assert (score.unseen, score.wrong_colour, score.right_unsure, score.wrong_sure) == (1, 1, 1, 1)
     assert score.rows == 1 and score.rows_correct == 0
     assert not score.silent     # a tile below the bar: the reading is not trusted as it stands
+
+
+def nearest_to_edge(scene: TileScene) -> float:
+    """How far the tile nearest the frame's edge lies inside it, in px (negative: cut by it)."""
+    height, width = scene.image.shape[:2]
+    return min(min(t.outline[:, 0].min(), t.outline[:, 1].min(), width - 1 - t.outline[:, 0].max(),
+                   height - 1 - t.outline[:, 1].max()) for t in scene.tiles)
+
+
+def test_a_table_in_view_keeps_every_tile_off_the_frames_edge_despite_the_tilt():
+    """With ``in_view`` the layout leaves free the band that the camera's tilt can move across the
+    frame's edge; without it (the training tables) rows lie up to the edge and the tilt cuts some."""
+    def margins(in_view: bool) -> list[float]:
+        params = TileSceneParams(palette="rummikub", fonts="heldout", rows=(8, 10), scattered=(4, 8), hands=0.0,
+                                 light_tables=False, tilt=0.1, in_view=in_view)
+        return [nearest_to_edge(render_tile_scene(np.random.default_rng(seed), params)) for seed in range(12)]
+
+    assert min(margins(True)) > 4
+    assert min(margins(False)) < 0

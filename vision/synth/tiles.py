@@ -294,6 +294,12 @@ class TileSceneParams:
     reader's outline finder needs that (see :mod:`vision.tiles.outlines`)."""
     glyph_stretch: tuple[float, float] = (0.72, 1.2)
     """The range training sets' digits are condensed or extended in (``fonts="train"`` only)."""
+    in_view: bool = False
+    """True: the camera sees the whole table with a margin, as ``hardware.fov`` plans the mount,
+    so the layout leaves free a band along the frame's edge as wide as the tilt can move a corner
+    of the frame, and no tile ends up cut by the frame's edge (or mirrored into it: beyond the
+    photographed table the tilt shows the table reflected). False (the training data's): tiles
+    may lie to within 2 px of the edge before the tilt."""
 
     def __post_init__(self) -> None:
         if self.palette != "any" and self.palette not in PALETTES:
@@ -394,8 +400,9 @@ def _row_angle(rng: np.random.Generator, params: TileSceneParams) -> float:
 
 
 def _place(rng: np.random.Generator, occupied: np.ndarray, angle: float, length: float, height: float,
-           margin: float) -> np.ndarray | None:
-    """A free centre for a block ``length`` wide and ``height`` tall (kept ``margin`` apart), or None."""
+           margin: float, edge: tuple[float, float] = (2.0, 2.0)) -> np.ndarray | None:
+    """A free centre for a block ``length`` wide and ``height`` tall (kept ``margin`` apart and at
+    least ``edge`` (across, down) px inside the frame), or None."""
     h, w = occupied.shape
     for _ in range(40):
         center = rng.uniform((length / 2 + 4, length / 2 + 4), (w - length / 2 - 4, h - height / 2 - 4)) \
@@ -407,7 +414,8 @@ def _place(rng: np.random.Generator, occupied: np.ndarray, angle: float, length:
         test = np.zeros_like(occupied)
         cv2.fillConvexPoly(test, block, 1)
         inside = _rect(center, angle, length, height)
-        if (inside.min() < 2) or inside[:, 0].max() > w - 3 or inside[:, 1].max() > h - 3:
+        if (inside[:, 0].min() < edge[0] or inside[:, 1].min() < edge[1] or inside[:, 0].max() > w - 1 - edge[0]
+                or inside[:, 1].max() > h - 1 - edge[1]):
             continue
         if not np.any(test & occupied):
             occupied |= test
@@ -419,6 +427,8 @@ def _layout(rng: np.random.Generator, params: TileSceneParams, palette: TilePale
             aspect: float, dealt: list[list[str]] | None) -> tuple[list[TileAnnotation], list[list[int]]]:
     occupied = np.zeros((params.height, params.width), np.uint8)
     tile_w = tile_h * aspect
+    # The tilt (_tilt) moves each corner of the frame up to tilt / 2 of its side; a few px more keep shadows in.
+    edge = (params.tilt / 2 * params.width + 6, params.tilt / 2 * params.height + 6) if params.in_view else (2.0, 2.0)
     tiles: list[TileAnnotation] = []
     rows: list[list[int]] = []
     if dealt is None:
@@ -428,7 +438,7 @@ def _layout(rng: np.random.Generator, params: TileSceneParams, palette: TilePale
         angle = _row_angle(rng, params)
         gap = tile_w * rng.uniform(0.0, 0.05) if rng.random() < params.gaps else tile_w * 0.004
         pitch = tile_w + gap
-        center = _place(rng, occupied, angle, pitch * len(codes), tile_h, margin=0.45 * tile_h)
+        center = _place(rng, occupied, angle, pitch * len(codes), tile_h, margin=0.45 * tile_h, edge=edge)
         if center is None:
             continue
         right = np.array([math.cos(angle), math.sin(angle)])
@@ -444,7 +454,7 @@ def _layout(rng: np.random.Generator, params: TileSceneParams, palette: TilePale
     loose = _box(palette) + [JOKER_CODE] * 2
     for _ in range(int(rng.integers(params.scattered[0], params.scattered[1] + 1))):
         angle = float(rng.uniform(-math.pi, math.pi))
-        center = _place(rng, occupied, angle, tile_w, tile_h, margin=0.4 * tile_h)
+        center = _place(rng, occupied, angle, tile_w, tile_h, margin=0.4 * tile_h, edge=edge)
         if center is not None:
             code = str(loose[rng.integers(len(loose))])
             tiles.append(TileAnnotation(code, _rect(center, angle, tile_w, tile_h), angle, tile_w, tile_h, -1))
