@@ -269,8 +269,15 @@ def _split_violations(before: Sequence[Sequence], after: Sequence[Sequence]) -> 
 
 
 def _joker_violations(before: Sequence[Sequence], after: Sequence[Sequence], rules: TileRules) -> list[str]:
-    """002: a joker on the table may be used elsewhere only after the tile it stands for replaced it."""
+    """002: a joker on the table may be used elsewhere only after the tile it stands for replaced it.
+
+    Each old combination with jokers is followed to its home after the turn: the combination holding
+    most of its natural tiles and, among those (a table may hold one run twice, once with a joker),
+    the one that accounts for most of its jokers, kept there or replaced by the tiles they stood for.
+    A joker kept is claimed by its old combination, so two combinations cannot both count it.
+    """
     problems = []
+    unclaimed = [sum(isinstance(t, Joker) for t in group) for group in after]
     for b_index, old in enumerate(before):
         jokers = sum(isinstance(t, Joker) for t in old)
         if not jokers:
@@ -280,27 +287,52 @@ def _joker_violations(before: Sequence[Sequence], after: Sequence[Sequence], rul
         except WildMeldError:
             continue
         naturals = Counter(t for t in old if not isinstance(t, Joker))
-        home = max(after, key=lambda g: sum((Counter(g) & naturals).values()), default=[])
-        kept = min(jokers, sum(isinstance(t, Joker) for t in home))
-        freed = jokers - kept
-        if not freed:
-            continue
-        added = Counter(home) - Counter(old)
-        if meld.kind == "set":
-            number = next(t.number for t in old if not isinstance(t, Joker))
-            colours = {t.colour for t in old if not isinstance(t, Joker)}
-            wanted = [t for t in added.elements() if not isinstance(t, Joker) and t.number == number and t.colour not in colours]
-            missing_text = f"a {number} of a missing colour"
-        else:
-            stand_ins = [s for p, s in zip(meld.pieces, meld.stands_for) if isinstance(p, Joker)]
-            wanted = [t for t in added.elements() if t in stand_ins]
-            missing_text = " or ".join(str(s) for s in stand_ins)
-        if len(wanted) < freed:
+        stand_ins = _stand_ins(old, meld)
+
+        def accounted(index: int) -> tuple[int, int, int]:
+            """Natural tiles shared with ``after[index]``, jokers kept or replaced there, jokers kept."""
+            group = after[index]
+            kept = min(jokers, unclaimed[index])
+            replaced = min(jokers - kept, len(stand_ins.laid(Counter(group) - Counter(old))))
+            return sum((Counter(group) & naturals).values()), kept + replaced, kept
+
+        home = max(range(len(after)), key=accounted, default=None)
+        _, covered, kept = accounted(home) if home is not None else (0, 0, 0)
+        if home is not None:
+            unclaimed[home] -= kept
+        if covered < jokers:
             problems.append(
                 f"a joker was taken from combination {b_index + 1} ({format_cards(old)}) without putting "
-                f"{missing_text} in its place (002: a joker is freed only by the tile it stands for)"
+                f"{stand_ins.text} in its place (002: a joker is freed only by the tile it stands for)"
             )
     return problems
+
+
+@dataclass(frozen=True)
+class _StandIns:
+    """What may replace the jokers of a combination: the tiles they stand for in a run, a tile of the
+    group's number in a colour it lacks in a group; ``text`` names them for a ruling."""
+
+    run_tiles: tuple = ()
+    number: int | None = None
+    colours: frozenset = frozenset()
+    text: str = ""
+
+    def laid(self, added: Counter) -> list:
+        """The tiles among ``added`` that may replace one of the jokers."""
+        if self.number is not None:
+            return [t for t in added.elements()
+                    if not isinstance(t, Joker) and t.number == self.number and t.colour not in self.colours]
+        return [t for t in added.elements() if t in self.run_tiles]
+
+
+def _stand_ins(old: Sequence, meld: WildMeld) -> _StandIns:
+    if meld.kind == "set":
+        number = next(t.number for t in old if not isinstance(t, Joker))
+        return _StandIns(number=number, colours=frozenset(t.colour for t in old if not isinstance(t, Joker)),
+                         text=f"a {number} of a missing colour")
+    run_tiles = tuple(s for p, s in zip(meld.pieces, meld.stands_for) if isinstance(p, Joker))
+    return _StandIns(run_tiles=run_tiles, text=" or ".join(str(s) for s in run_tiles))
 
 
 def _opening(before, after, rack_played, melds, rules: TileRules) -> tuple[int, list[str]]:

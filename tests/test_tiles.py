@@ -128,6 +128,25 @@ def test_freed_joker_needs_its_tile_in_place():
     assert good.legal
 
 
+def test_a_run_laid_twice_keeps_its_joker_whatever_order_the_table_is_read_in():
+    """Found by the tile benchmark (seed 21, turn 136): the table held B1-B4 twice, once with a joker;
+    a new group laid beside them was ruled "a joker was taken" when the joker-less twin came first."""
+    before = groups("B1 B2 B3 B4", "B1 B2 B3 B4 JK", "Y6 G6 B6 R6")
+    after = groups("B1 B2 B3 B4", "B1 B2 B3 B4 JK", "Y6 G6 B6 R6", "Y7 G7 B7 R7")
+    for order in (after, after[::-1]):
+        assert check_turn(before, order, t("Y7 G7 B7 R7"), opened=True).legal
+
+
+def test_one_joker_on_the_table_cannot_be_kept_by_two_combinations():
+    before = groups("B1 B2 B3 B4 JK", "B1 B2 B3 B4 JK")
+    freed = check_turn(before, groups("B1 B2 B3 B4 JK", "B1 B2 B3 B4 B5", "R9 R10 JK"), t("B5 R9 R10"), opened=True)
+    assert freed.legal, freed.violations
+    taken = check_turn(before, groups("B1 B2 B3 B4 JK", "B1 B2 B3 B4", "R9 R10 JK"), t("R9 R10"), opened=True)
+    assert [v for v in taken.violations if "without putting B5 in its place" in v] == [
+        "a joker was taken from combination 2 (B1 B2 B3 B4 JK) without putting B5 in its place "
+        "(002: a joker is freed only by the tile it stands for)"]
+
+
 def test_freed_joker_must_be_used_same_turn():
     check = check_turn(groups("R5 JK R7"), groups("R5 R6 R7"), t("R6"), opened=True)
     assert any("freed joker must be used in the same turn" in v for v in check.violations)
