@@ -271,17 +271,26 @@ def _split_violations(before: Sequence[Sequence], after: Sequence[Sequence]) -> 
 def _joker_violations(before: Sequence[Sequence], after: Sequence[Sequence], rules: TileRules) -> list[str]:
     """002: a joker on the table may be used elsewhere only after the tile it stands for replaced it.
 
-    Each old combination with jokers is followed to its home after the turn: the combination holding
-    most of its natural tiles and, among those (a table may hold one run twice, once with a joker),
-    the one that accounts for most of its jokers, kept there or replaced by the tiles they stood for.
-    A joker kept is claimed by its old combination, so two combinations cannot both count it.
+    Each old combination with jokers is followed to its home after the turn: a combination left as it
+    was is its own home; for the others, the combination holding most of its natural tiles and, among
+    those (a table may hold one run twice, once with a joker), the one that accounts for most of its
+    jokers, kept there or replaced by the tiles they stood for. A joker kept is claimed by its old
+    combination, so two combinations cannot both count it, whatever order the table is read in.
     """
     problems = []
     unclaimed = [sum(isinstance(t, Joker) for t in group) for group in after]
-    for b_index, old in enumerate(before):
+    with_jokers = [(b_index, old) for b_index, old in enumerate(before) if any(isinstance(t, Joker) for t in old)]
+    unchanged: dict[tuple, list[int]] = {}
+    for a_index, group in enumerate(after):
+        unchanged.setdefault(_key(group), []).append(a_index)
+    left = []
+    for b_index, old in with_jokers:
+        if unchanged.get(_key(old)):
+            unclaimed[unchanged[_key(old)].pop()] = 0        # its own home, every joker kept
+        else:
+            left.append((b_index, old))
+    for b_index, old in left:
         jokers = sum(isinstance(t, Joker) for t in old)
-        if not jokers:
-            continue
         try:
             meld = group_of(old, rules)
         except WildMeldError:
