@@ -306,8 +306,9 @@ def _joker_violations(before: Sequence[Sequence], after: Sequence[Sequence], rul
             return sum((Counter(group) & naturals).values()), kept + replaced, kept
 
         home = max(range(len(after)), key=accounted, default=None)
-        _, covered, kept = accounted(home) if home is not None else (0, 0, 0)
+        covered = 0
         if home is not None:
+            _, covered, kept = accounted(home)
             unclaimed[home] -= kept
         if covered < jokers:
             problems.append(
