@@ -90,6 +90,8 @@ def test_stray_readings_are_those_far_from_every_index():
     (["--fresh-classifier"], "--fresh-classifier needs --init"),
     (["--fresh-classifier", "--init", "models", "--classifier-steps", "0"], "--fresh-classifier needs --init"),
     (["--workers", "0"], "--workers must be at least 1"),
+    (["--layouts", "0.6", "--grazing", "0.5"], "adding up to at most 1"),
+    (["--grazing", "-0.1"], "--layouts and --grazing must be shares"),
 ])
 def test_training_options_are_checked(argv, message, capsys):
     with pytest.raises(SystemExit):

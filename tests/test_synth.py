@@ -205,3 +205,54 @@ def test_dataset_command_rejects_bad_arguments(capsys):
     with pytest.raises(SystemExit):
         dataset.main(["--out", "/tmp/never", "--designs", "gnome/nosuchdeck"])
     assert "unknown deck design 'gnome/nosuchdeck'" in capsys.readouterr().err
+
+
+def _squash(card) -> float:
+    """How much the photo squashes a card: the smaller over the larger singular value of the map
+    from the upright card's unit sides to its outline's sides (1: seen straight on)."""
+    top_left, top_right, _, bottom_left = card.outline
+    sides = np.stack([top_right - top_left, (bottom_left - top_left) / 1.4], axis=1)
+    low, high = sorted(np.linalg.svd(sides, compute_uv=False))
+    return float(low / high)
+
+
+@pytest.mark.parametrize("portrait", [False, True])
+def test_a_layout_scene_lays_whole_upright_rows_of_a_suits_run_apart(portrait):
+    params = SceneParams.layout(designs=("proc/5",), **CLEAN)
+    params = params.portrait() if portrait else params
+    scene = render_scene(np.random.default_rng(4), params)
+    cards = scene.cards
+    assert len(cards) % 13 == 0 and 13 <= len(cards) <= 52
+    height, width = scene.image.shape[:2]
+    for row in range(len(cards) // 13):
+        laid = cards[13 * row:13 * row + 13]
+        centres = np.array([c.outline.mean(axis=0) for c in laid])
+        assert np.all(np.diff(centres[:, 0]) > 0)                    # left to right
+        assert np.ptp(centres[:, 1]) < 0.3 * np.linalg.norm(laid[0].outline[3] - laid[0].outline[0])
+    for card in cards:
+        up = card.outline[0] - card.outline[3]                           # bottom-left to top-left
+        assert abs(math.degrees(math.atan2(up[0], -up[1]))) < 25          # upright, as learn-deck takes them (40)
+        assert card.visible > 0.9 and _squash(card) > 0.8                 # apart (a turned card may touch), seen from above
+        assert card.outline[:, 0].min() >= 0 and card.outline[:, 0].max() < width
+    first_row = [c.card for c in cards[:13]]
+    assert [code[:-1] for code in first_row] == ["A", *map(str, range(2, 11)), "J", "Q", "K"]
+    assert len({code[-1] for code in first_row}) == 1
+    assert all(index.readable for index in scene.indices) and len(scene.indices) >= 2 * len(cards)
+
+
+def test_grazing_scenes_squash_the_cards_as_a_camera_low_over_the_table_does():
+    def squashes(params) -> list[float]:
+        return [_squash(card) for seed in range(6) for card in render_scene(np.random.default_rng(seed), params).cards]
+
+    grazing, table = squashes(SceneParams.grazing(designs=("proc/3",), **CLEAN)), squashes(SceneParams(designs=("proc/3",), **CLEAN))
+    assert np.median(grazing) < 0.6 and min(grazing) < 0.4
+    assert np.median(table) > 0.8
+
+
+def test_scene_parameters_refuse_impossible_cameras_and_arrangements():
+    with pytest.raises(ValueError, match="arrangement must be"):
+        SceneParams(arrangement="spiral")
+    with pytest.raises(ValueError, match="tilt must be a range"):
+        SceneParams(min_tilt_deg=40.0, max_tilt_deg=30.0)
+    with pytest.raises(ValueError, match="fov_deg"):
+        SceneParams(fov_deg=(60.0, 20.0))

@@ -185,3 +185,24 @@ def test_table_overlap_range_is_drawn_per_table_scene_and_the_default_stream_is_
     assert all(0.85 <= p.overlap <= 1.0 for p in tables) and len({p.overlap for p in tables}) == len(tables)
     assert {p.overlap for p in tight if p.cards != (6, 32)} <= {0.3, 0.4}     # close-ups and small photos keep theirs
     assert {p.overlap for p in default if p.cards == (6, 32)} == {0.6}
+
+
+def test_layout_and_grazing_shares_replace_some_scenes_and_leave_the_default_stream_alone(monkeypatch):
+    import vision.synth.scenes as scenes
+    from vision.train.data import render_scenes
+
+    def params_of(**kwargs) -> list:
+        seen = []
+        monkeypatch.setattr(scenes, "render_scene", lambda rng, params: seen.append(params) or rng.random())
+        list(render_scenes(11, 200, **kwargs))
+        return seen
+
+    default, none_asked, mixed = params_of(), params_of(layouts=0.0, grazing=0.0), params_of(layouts=0.1, grazing=0.15)
+    assert none_asked == default
+    layouts = [p for p in mixed if p.arrangement == "layout"]
+    grazing = [p for p in mixed if p.min_tilt_deg > 0]
+    assert 8 <= len(layouts) <= 35 and 15 <= len(grazing) <= 45
+    assert all(p.cards == (13, 52) and p.decks == (1, 1) for p in layouts)
+    assert all(p.max_tilt_deg > 45 and p.horizon_deg > 82 for p in grazing)
+    with pytest.raises(ValueError, match="add up to at most 1"):
+        next(render_scenes(1, 1, layouts=0.6, grazing=0.5))

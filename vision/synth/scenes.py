@@ -52,10 +52,17 @@ class SceneParams:
     leaves the stream of scenes as it was) and ``shadows`` per scene;
     ``effects`` scales every camera effect (0 = clean); ``keep_clean`` keeps
     the photo before them too (:attr:`Scene.clean`, for telling how legible each
-    index is: :mod:`vision.train.legibility`).
+    index is: :mod:`vision.train.legibility`). ``arrangement`` is ``"table"``
+    (melds, piles and strays as players lay them) or ``"layout"`` (whole upright
+    rows of 13, apart, as ``learn-deck``'s guided layout lays them).
+    The camera's tilt lies within ``min_tilt_deg``..``max_tilt_deg`` but never so far
+    that a ray of the frame looks further than ``horizon_deg`` from straight down
+    (the table must fill the photo), its horizontal field of view within ``fov_deg``.
 
     >>> SceneParams.closeup().width, SceneParams.small_photo().cards
     (1600, (1, 6))
+    >>> SceneParams.layout().arrangement, SceneParams.grazing().min_tilt_deg
+    ('layout', 50.0)
     """
 
     width: int = 1280
@@ -78,6 +85,10 @@ class SceneParams:
     curl: float = 0.25
     effects: float = 1.0
     keep_clean: bool = False
+    arrangement: str = "table"
+    min_tilt_deg: float = 0.0
+    fov_deg: tuple[float, float] = (50.0, 75.0)
+    horizon_deg: float = 82.0
 
     def __post_init__(self) -> None:
         if self.width < 32 or self.height < 32:
@@ -88,6 +99,13 @@ class SceneParams:
             raise ValueError(f"card_height must be a positive range, got {self.card_height}")
         if isinstance(self.designs, str) and self.designs not in ("train", "heldout"):
             raise ValueError(f"designs must be 'train', 'heldout' or a tuple of design names, got {self.designs!r}")
+        if self.arrangement not in ("table", "layout"):
+            raise ValueError(f"arrangement must be 'table' or 'layout', got {self.arrangement!r}")
+        if not 0 <= self.min_tilt_deg <= self.max_tilt_deg:
+            raise ValueError(f"tilt must be a range 0 <= min_tilt_deg <= max_tilt_deg, got "
+                             f"{self.min_tilt_deg}..{self.max_tilt_deg}")
+        if not 0 < self.fov_deg[0] <= self.fov_deg[1] < 150:
+            raise ValueError(f"fov_deg must be a range (low, high) within 0..150 degrees, got {self.fov_deg}")
 
     @classmethod
     def closeup(cls, **changes) -> "SceneParams":
@@ -103,8 +121,35 @@ class SceneParams:
                    piles=0.1, max_tilt_deg=35.0, hands=0.2, clutter=0.35, face_down=0.05)
         return replace(base, **changes)
 
+    @classmethod
+    def layout(cls, **changes) -> "SceneParams":
+        """A photo of one to four rows of ``learn-deck``'s guided layout: one deck, 13 upright cards a
+        row, apart, the camera nearly straight down (cards sized so a row fills the frame's width)."""
+        base = cls(cards=(13, 52), card_height=(95.0, 125.0), overlap=0.0, decks=(1, 1), face_down=0.0,
+                   jokers=0.0, piles=0.0, max_tilt_deg=12.0, hands=0.1, clutter=0.2, back_decoys=0.0,
+                   curl=0.15, arrangement="layout")
+        return replace(base, **changes)
+
+    @classmethod
+    def grazing(cls, **changes) -> "SceneParams":
+        """A phone photo from low over the table: a few cards at a grazing angle (tilt 50-75 degrees,
+        a narrow field of view, the far rays up to 88 degrees from straight down), their indices
+        squashed to half their height or less."""
+        base = cls(width=1280, height=960, cards=(1, 8), card_height=(110.0, 300.0), overlap=0.3, piles=0.2,
+                   face_down=0.05, hands=0.15, clutter=0.3, min_tilt_deg=50.0, max_tilt_deg=75.0,
+                   fov_deg=(25.0, 45.0), horizon_deg=88.0)
+        return replace(base, **changes)
+
     def portrait(self) -> "SceneParams":
-        """The same scene kind in the other orientation."""
+        """The same scene kind in the other orientation (a layout's rows still fill the width).
+
+        >>> SceneParams.layout().portrait().card_height
+        (53.4375, 70.3125)
+        """
+        if self.arrangement == "layout":
+            narrower = self.height / self.width
+            return replace(self, width=self.height, height=self.width,
+                           card_height=(self.card_height[0] * narrower, self.card_height[1] * narrower))
         return replace(self, width=self.height, height=self.width)
 
 
@@ -291,12 +336,32 @@ def _group_rotation(rng: np.random.Generator) -> float:
     return rng.uniform(-math.pi, math.pi)
 
 
+def _layout_rows(rng: np.random.Generator, params: SceneParams, dealer: _Dealer, to_flat: np.ndarray,
+                 card_w: float, card_h: float) -> list[_Placed]:
+    """Whole rows of 13 upright cards (a suit's run where the deck still has it), laid a little
+    apart as a person lays ``learn-deck``'s layout, centred on the photo's middle."""
+    rows = max(1, min(4, int(rng.integers(params.cards[0], params.cards[1] + 1)) // 13))
+    pitch = card_w * rng.uniform(1.04, 1.2)
+    spacing = card_h * rng.uniform(1.08, 1.25)
+    middle = _project(to_flat, np.array([[params.width / 2, params.height / 2]]))[0]
+    cards = []
+    for row in range(rows):
+        for column, (code, deck) in enumerate(dealer.deal(13, "run")):
+            centre = (middle[0] + (column - 6) * pitch + rng.normal(0, 0.03) * pitch,
+                      middle[1] + (row - (rows - 1) / 2) * spacing + rng.normal(0, 0.03) * card_h)
+            cards.append(_Placed(code, deck, False, centre, rng.normal(0, math.radians(3)),
+                                 face=deck.faces[code]))
+    return cards
+
+
 def _layout(rng: np.random.Generator, params: SceneParams, dealer: _Dealer, to_flat: np.ndarray,
             scale: float, card_size: tuple[int, int]) -> list[_Placed]:
     """Cards on the flat table, bottom first; groups are centred at points
     spread evenly over the photo (mapped to the table by ``to_flat``)."""
     frame = np.array([params.width, params.height], float)
     card_w, card_h = card_size[0] * scale, card_size[1] * scale
+    if params.arrangement == "layout":
+        return _layout_rows(rng, params, dealer, to_flat, card_w, card_h)
     total = int(rng.integers(params.cards[0], params.cards[1] + 1))
     groups: list[list[_Placed]] = []
     left = total
@@ -362,12 +427,13 @@ def _camera(rng: np.random.Generator, params: SceneParams) -> np.ndarray:
     """Homography from the flat top-down view to the photo: the camera turned
     about its own centre (tilt in a random direction and a roll)."""
     w, h = params.width, params.height
-    hfov = math.radians(rng.uniform(50, 75))
+    hfov = math.radians(rng.uniform(*params.fov_deg))
     f = w / 2 / math.tan(hfov / 2)
     k = np.array([[f, 0, w / 2], [0, f, h / 2], [0, 0, 1]])
     half_diagonal = math.atan(math.hypot(w, h) / 2 / f)
-    max_tilt = min(math.radians(params.max_tilt_deg), math.radians(82) - half_diagonal)
-    tilt = max_tilt * math.sqrt(rng.random()) if max_tilt > 0 else 0.0
+    max_tilt = min(math.radians(params.max_tilt_deg), math.radians(params.horizon_deg) - half_diagonal)
+    min_tilt = min(math.radians(params.min_tilt_deg), max_tilt)
+    tilt = min_tilt + (max_tilt - min_tilt) * math.sqrt(rng.random()) if max_tilt > 0 else 0.0
     azimuth = rng.uniform(0, 2 * math.pi)
     axis = np.array([math.cos(azimuth), math.sin(azimuth), 0.0]) * tilt
     rotation, _ = cv2.Rodrigues(axis)

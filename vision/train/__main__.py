@@ -52,6 +52,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--procedural", type=float, default=None, metavar="P",
                         help="share of decks drawn procedurally instead of from the training designs "
                              "(SceneParams.procedural; default 0.35; the shipped models saw none, see models/CARDS.md)")
+    parser.add_argument("--layouts", type=float, default=0.0, metavar="P",
+                        help="share of training scenes that photograph rows of learn-deck's upright layout "
+                             "(SceneParams.layout; default 0, as the shipped models were trained)")
+    parser.add_argument("--grazing", type=float, default=0.0, metavar="P",
+                        help="share of training scenes photographed from low over the table, the indices "
+                             "squashed (SceneParams.grazing; default 0)")
     parser.add_argument("--hard-negatives", type=int, default=0, metavar="N",
                         help="per scene, up to N 'not an index' patches where a detector finds an index candidate "
                              "but none lies: the --init detector's, or without --init the one trained here, once "
@@ -80,6 +86,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         parser.error("--printed-matter must lie within 0..1, --hard-negatives be at least 0")
     if args.procedural is not None and not 0.0 <= args.procedural <= 1.0:
         parser.error(f"--procedural must lie within 0..1, got {args.procedural}")
+    if not (0.0 <= args.layouts and 0.0 <= args.grazing and args.layouts + args.grazing <= 1.0):
+        parser.error(f"--layouts and --grazing must be shares adding up to at most 1, got {args.layouts} and {args.grazing}")
     return args
 
 
@@ -95,7 +103,7 @@ def training_scenes(args: argparse.Namespace, seed=None, count: int | None = Non
     # "train": the training designs and, in SceneParams.procedural of the decks, procedural ones (the tuple
     # TRAIN_DESIGNS would name the real designs alone: every model before session 14 was trained so).
     return render_scenes(args.seed if seed is None else seed, args.scenes if count is None else count, "train",
-                         table_overlap=args.overlap, **changes)
+                         table_overlap=args.overlap, layouts=args.layouts, grazing=args.grazing, **changes)
 
 
 def prepared(args: argparse.Namespace, scene, rng):
@@ -222,7 +230,7 @@ def main(argv: list[str] | None = None) -> int:
                      "fine_tuned_from": str(args.init) if args.init else None,
                      "fresh_classifier": args.fresh_classifier,
                      "table_overlap": args.overlap, "printed_matter": args.printed_matter,
-                     "procedural": args.procedural,
+                     "procedural": args.procedural, "layouts": args.layouts, "grazing": args.grazing,
                      "hard_negatives": args.hard_negatives, "hard_negative_patches": sum(mined),
                      "far_camera": args.far_camera, "render_workers": args.workers, "device": args.device,
                      "train_designs": list(TRAIN_DESIGNS), "heldout_designs": list(HELDOUT_DESIGNS)}

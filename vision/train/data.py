@@ -94,13 +94,17 @@ def scene_faces(scene) -> list[FaceLabel]:
 
 
 def render_scenes(seed: int, count: int, designs: str | tuple[str, ...] = "train", kinds: bool = True,
-                  table_overlap: tuple[float, float] | None = None, **changes) -> Iterator:
+                  table_overlap: tuple[float, float] | None = None, layouts: float = 0.0, grazing: float = 0.0,
+                  **changes) -> Iterator:
     """``count`` scenes from one seed: mostly table scenes, some close-ups and small
     phone photos (when ``kinds``), each portrait or landscape; ``changes`` override
     :class:`vision.synth.scenes.SceneParams` fields (e.g. ``overlap=0.9``).
     ``table_overlap`` draws each table scene's overlap uniformly from that
     range (tight fans in many scenes, not only in a few) instead of the
-    table default 0.6; close-ups and small photos keep theirs.
+    table default 0.6; close-ups and small photos keep theirs. ``layouts`` and
+    ``grazing`` are the shares of scenes that are instead photos of ``learn-deck``'s
+    upright layout (:meth:`SceneParams.layout`) or taken from low over the table
+    (:meth:`SceneParams.grazing`).
 
     >>> scenes = render_scenes(3, 2, table_overlap=(0.9, 0.8))
     >>> next(scenes)
@@ -112,6 +116,8 @@ def render_scenes(seed: int, count: int, designs: str | tuple[str, ...] = "train
 
     if table_overlap is not None and not 0.0 <= table_overlap[0] <= table_overlap[1] <= 1.0:
         raise ValueError(f"table_overlap must be a range (low, high) within 0..1, got {table_overlap}")
+    if not (0.0 <= layouts and 0.0 <= grazing and layouts + grazing <= 1.0):
+        raise ValueError(f"layouts and grazing must be shares that add up to at most 1, got {layouts} and {grazing}")
     rng = np.random.default_rng(seed)
     for _ in range(count):
         roll = rng.random() if kinds else 0.0
@@ -120,6 +126,12 @@ def render_scenes(seed: int, count: int, designs: str | tuple[str, ...] = "train
         if table_overlap is not None and roll <= 0.72:
             # Drawn only when asked, so that the default stream of scenes stays as it was.
             params = replace(params, overlap=float(rng.uniform(*table_overlap)))
+        if kinds and (layouts or grazing):     # drawn only when asked, as above
+            kind = rng.random()
+            if kind < layouts:
+                params = SceneParams.layout(designs=designs)
+            elif kind < layouts + grazing:
+                params = SceneParams.grazing(designs=designs)
         if kinds and rng.random() < 0.25:
             params = params.portrait()
         yield render_scene(rng, replace(params, **changes))
