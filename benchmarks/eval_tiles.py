@@ -10,9 +10,12 @@
    (illegal) or a table tile gone (illegal). Both photos go through the reader; the groups
    it reads (and the tiles new on the table as the rack's) go through ``engine.tiles.check_turn``.
    A turn counts as right when the verdict (legal or not) equals the engine's verdict on the
-   true tables; when any tile is read less sure than ``--confirm-below``, a reading lists
-   doubts (signs of a missed tile) or the reading is impossible (a tile three times), the turn
-   is "needs confirmation" and never guessed. The camera sees the table, not the racks: a turn
+   true tables; when a reading lists doubts (signs of a missed tile) or is impossible (a tile
+   three times), or a tile read less sure than ``--confirm-below`` or doubted as misread (its
+   row a combination but for its colour or number) could change the verdict
+   (``engine.tiles.check_turn_despite``: every tile of the set, a joker or none in its place;
+   ``--ask-every-unsure`` asks about every such tile, as before session 25), the turn is
+   "needs confirmation" and never guessed. The camera sees the table, not the racks: a turn
    whose true tables alone give another verdict than the true rack (a table tile taken back and
    its twin laid from the rack) cannot be told by any reading and is counted apart ("not to be
    told from the tables"). The turns are photographed as ``hardware.fov`` plans the mount, the whole
@@ -38,7 +41,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine.cards import PALETTES, parse_tiles  # noqa: E402
-from engine.tiles import TileRuleError, TileRules, check_turn, parse_groups  # noqa: E402
+from engine.tiles import TileRuleError, TileRules, check_turn, check_turn_despite, parse_groups  # noqa: E402
 from vision.synth.tiles import TileSceneParams, deal_rows, render_tile_scene  # noqa: E402
 from vision.tiles.evaluation import evaluate_tables  # noqa: E402
 from vision.tiles.reader import TileReader  # noqa: E402
@@ -120,12 +123,15 @@ def cut_by_frame(scene) -> bool:
 
 def judge_turn(reader: TileReader, rng: np.random.Generator, palette_name: str, kind: str,
                confirm_below: float, doubts: Counter | None = None, alone: Counter | None = None,
-               in_view: bool = True) -> tuple[str, str, bool]:
+               in_view: bool = True, ask_every_unsure: bool = False,
+               despite: Counter | None = None) -> tuple[str, str, bool]:
     """'right', 'wrong', 'confirm' or 'hidden' (the true tables alone give another verdict than
     the true rack) for one rendered turn, why a confirmation was asked (``doubts`` counts the
     kinds of doubt the two readings listed, ``alone`` the one thing that stopped a turn where
     only one did: :func:`stoppers`), and whether a photo cuts a tile at the frame's edge
-    (:func:`cut_by_frame`; ``in_view``: :attr:`TileSceneParams.in_view`)."""
+    (:func:`cut_by_frame`; ``in_view``: :attr:`TileSceneParams.in_view`). A turn whose unsure
+    tiles cannot change the verdict is ruled (``despite`` counts its outcome) unless
+    ``ask_every_unsure``."""
     palette = PALETTES[palette_name]
     rules = TileRules(palette=palette)
     while True:
@@ -148,19 +154,30 @@ def judge_turn(reader: TileReader, rng: np.random.Generator, palette_name: str, 
     readings = [reader.read(scene.image) for scene in scenes]
     stopped_by = stoppers(readings, confirm_below)
     unsure = UNSURE in stopped_by
-    doubted = not all(r.complete for r in readings)
+    doubted = any(r.missing_doubts for r in readings)
+    misread = any(len(r.missing_doubts) < len(r.doubts) for r in readings)
     if doubts is not None:
         doubts.update({doubt_kind(d) for r in readings for d in r.doubts})
-    if alone is not None and len(stopped_by) == 1:
-        alone.update(stopped_by)
-    if unsure or doubted:
-        return "confirm", " and ".join(why for why, seen in ((UNSURE, unsure), ("doubts", doubted)) if seen), cut
+
+    def asked(why: str) -> tuple[str, str, bool]:
+        if alone is not None and len(stopped_by) == 1:
+            alone.update(stopped_by)
+        return "confirm", why, cut
+
+    if doubted or ((unsure or misread) and ask_every_unsure):
+        return asked(" and ".join(why for why, seen in ((UNSURE, unsure), ("doubts", doubted or misread)) if seen))
     try:
         seen_before, seen_after = (parse_groups(r.groups, rules) for r in readings)
     except TileRuleError:
-        return "confirm", "impossible reading", cut
-    seen = verdict(seen_before, seen_after, added_tiles(seen_before, seen_after), rules)
-    return ("right" if seen.legal == truth.legal else "wrong"), "", cut
+        return asked("impossible reading")
+    places = [(photo, *place) for photo, r in enumerate(readings) for place in r.unsure_places(confirm_below)]
+    seen = check_turn_despite(seen_before, seen_after, places, opened=True, rules=rules)
+    if seen is None:
+        return asked(UNSURE if unsure else "a tile doubted as misread")
+    outcome = "right" if seen.legal == truth.legal else "wrong"
+    if places and despite is not None:
+        despite[outcome] += 1
+    return outcome, "", cut
 
 
 def added_tiles(before, after) -> list:
@@ -178,6 +195,9 @@ def main(argv: list[str] | None = None) -> int:
                              "other rendered tables: readings at least that sure were all right)")
     parser.add_argument("--seed", type=int, default=7, help="seed (default 7)")
     parser.add_argument("--model-dir", type=Path, help="directory with tiles-classifier.onnx (default models/)")
+    parser.add_argument("--ask-every-unsure", action="store_true",
+                        help="ask about every tile read below --confirm-below or doubted as misread, even where no tile in its place "
+                             "could change the verdict (as before session 25)")
     parser.add_argument("--cut-by-frame", action="store_true",
                         help="photograph the turns as before session 24: rows up to the frame's edge, which the "
                              "camera's tilt cuts in about a fifth of the turns (default: the whole table in view)")
@@ -196,12 +216,14 @@ def main(argv: list[str] | None = None) -> int:
     doubts: Counter = Counter()
     alone: Counter = Counter()
     cut_turns: Counter = Counter()
+    despite: Counter = Counter()
     by_kind: dict[str, Counter] = {kind: Counter() for kind in TURN_KINDS}
     rng = np.random.default_rng(args.seed)
     for turn in range(args.turns):
         kind = TURN_KINDS[turn % len(TURN_KINDS)]
         result, why, cut = judge_turn(reader, rng, list(PALETTES)[turn % 2], kind, args.confirm_below, doubts, alone,
-                                      in_view=not args.cut_by_frame)
+                                      in_view=not args.cut_by_frame, ask_every_unsure=args.ask_every_unsure,
+                                      despite=despite)
         cut_turns[result] += cut
         outcomes[result] += 1
         reasons[why] += bool(why)
@@ -212,6 +234,8 @@ def main(argv: list[str] | None = None) -> int:
               f"wrong verdict {outcomes['wrong']} ({outcomes['wrong'] / args.turns:.2%}); "
               f"confirm below {args.confirm_below}; not to be told from the tables {outcomes['hidden']}")
         print("  confirmation asked for: " + ", ".join(f"{why} {n}" for why, n in reasons.most_common() if n))
+        print(f"  ruled although a tile was read unsure or doubted as misread (the verdict the same whatever it is): "
+              f"{despite.total()} (right {despite['right']}, wrong {despite['wrong']})")
         print("  turns with a doubt of this kind: " + "; ".join(f"{what} {n}" for what, n in doubts.most_common()))
         print(f"  turns whose photos cut a tile at the frame's edge: {cut_turns.total()} (engine's verdict "
               f"{cut_turns['right']}, needs confirmation {cut_turns['confirm']}, wrong {cut_turns['wrong']}); "

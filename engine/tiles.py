@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from itertools import product
 from typing import Iterable, Sequence
 
 from engine.cards import RAVENSBURGER, CardError, Joker, Tile, TilePalette, format_cards, parse_tiles
@@ -236,6 +237,59 @@ def check_turn(before: Sequence[Sequence], after: Sequence[Sequence], rack_playe
         opening, opening_problems = _opening(before, after, rack_played, melds, rules)
         violations += opening_problems
     return TurnCheck(not violations, tuple(violations), opening)
+
+
+UNSURE_LIMIT = 2
+"""The most unsure tiles :func:`check_turn_despite` tries every alternative of (55 to the power of it)."""
+
+
+def check_turn_despite(before: Sequence[Sequence], after: Sequence[Sequence],
+                       unsure: Iterable[tuple[int, int, int]], opened: bool,
+                       rules: TileRules = TileRules(), limit: int = UNSURE_LIMIT) -> TurnCheck | None:
+    """The turn's check as the camera sees it (the tiles new on the table are the ones played) when
+    it does not hang on the tiles read unsurely: ``unsure`` names each as (photo, group, position),
+    photo 0 the table ``before``, 1 ``after``. Each is tried as every tile of the set, a joker and no
+    tile at all (an alternative that puts more copies of a tile on a table than the set holds cannot
+    be); when every way gives the same verdict, legal or not, that verdict stands as read, else
+    ``None``: a player must say what the tile is. ``None`` too for more than ``limit`` unsure tiles.
+
+    A run laid from the rack is legal only as read, so an unsure tile in it must be asked; a turn
+    that leaves three tiles which make no combination is illegal whatever a tile read elsewhere is:
+
+    >>> from engine.cards import parse_tiles as t
+    >>> before = [t("R1 R2 R3"), t("B5 G5 Y5")]
+    >>> check_turn_despite(before, before + [t("G7 G8 G9")], [(1, 2, 1)], opened=True) is None
+    True
+    >>> check = check_turn_despite(before, before + [t("G7 B9 Y11")], [(1, 0, 1), (0, 1, 2)], opened=True)
+    >>> check.legal, check.violations[0]
+    (False, 'group 3 (G7 B9 Y11) is not a valid group or run: neither a set (B9 has another rank) nor a run (two suits)')
+    """
+    tables = [[list(group) for group in before], [list(group) for group in after]]
+    unsure = sorted(set(unsure))
+    for photo, group, position in unsure:
+        if photo not in (0, 1) or not 0 <= group < len(tables[photo]) or not 0 <= position < len(tables[photo][group]):
+            raise TileRuleError(f"no tile at photo {photo}, group {group + 1}, position {position + 1}")
+
+    def judged(table_before, table_after) -> TurnCheck:
+        added = Counter(t for g in table_after for t in g) - Counter(t for g in table_before for t in g)
+        return check_turn(table_before, table_after, list(added.elements()), opened, rules)
+
+    def holds(table) -> bool:
+        return all(n <= (rules.jokers if isinstance(t, Joker) else 2) for t, n in Counter(t for g in table for t in g).items())
+
+    as_read = judged(*tables)
+    if len(unsure) > limit:
+        return None
+    alternatives = [Tile(c, n) for c in rules.palette.colours for n in range(1, 14)] + [Joker(), None]
+    for tiles in product(alternatives, repeat=len(unsure)):
+        changed = [[list(group) for group in table] for table in tables]
+        for (photo, group, position), tile in zip(unsure, tiles):
+            changed[photo][group][position] = tile
+        changed = [[[t for t in group if t is not None] for group in table] for table in changed]
+        changed = [[group for group in table if group] for table in changed]
+        if all(map(holds, changed)) and judged(*changed).legal != as_read.legal:
+            return None
+    return as_read
 
 
 def _key(group: Sequence) -> tuple:

@@ -8,7 +8,8 @@ from hypothesis import strategies as st
 
 from engine.cards import JOKER, RUMMIKUB, parse_tiles
 from engine.tiles import (
-    JOKER_POINTS, TileRuleError, TileRules, check_turn, group_of, overrun, partition, score_round,
+    JOKER_POINTS, TileRuleError, TileRules, check_turn, check_turn_despite, group_of, overrun, partition,
+    score_round,
 )
 from engine.wildmelds import WildMeldError
 
@@ -244,3 +245,39 @@ def test_stock_exhausted_is_a_draw():
 def test_winner_must_have_an_empty_rack():
     with pytest.raises(TileRuleError, match="still has R1"):
         score_round([t("R1"), t("B2")], winner=0)
+
+
+def test_a_run_laid_with_an_unsure_tile_in_it_is_asked_about():
+    before = [t("R1 R2 R3"), t("B5 G5 Y5")]
+    after = before + [t("G7 G8 G9")]
+    assert check_turn_despite(before, after, [], opened=True).legal
+    assert check_turn_despite(before, after, [(1, 2, 1)], opened=True) is None      # G8 may be R8: no run
+    assert check_turn_despite(before, after, [(0, 0, 0)], opened=True) is None      # R1 before may be G7 (no play)
+
+
+def test_a_turn_illegal_whatever_the_unsure_tiles_are_is_ruled_as_read():
+    before = [t("R1 R2 R3"), t("B5 G5 Y5")]
+    after = [t("R1 R2 R3"), t("B5 G5 Y5"), t("G7 B9 Y11")]
+    as_read = check_turn(before, after, t("G7 B9 Y11"), opened=True)
+    for unsure in ([(1, 0, 1)], [(0, 1, 2), (1, 1, 2)], [(1, 2, 2)]):       # an old row, both photos, the bad row itself
+        check = check_turn_despite(before, after, unsure, opened=True)
+        assert check == as_read and not check.legal
+
+
+def test_only_tiles_the_set_can_still_hold_are_tried_in_an_unsure_place():
+    rules = TileRules(jokers=2)
+    table = [t("R8 B8 G8"), t("R8 Y8 G8"), t("JK B1 B2")]
+    laid = t("R7 B9 R9")        # B9 read unsurely: R8 or a joker would make a run of it
+    both_out = table + [t("Y3 JK Y5")]      # both R8s and both jokers already lie on the table
+    check = check_turn_despite(both_out, both_out + [laid], [(1, 4, 1)], opened=True, rules=rules)
+    assert check is not None and not check.legal
+    one_free = table + [t("Y3 Y4 Y5")]      # one joker is not on the table: it may be the tile laid
+    assert check_turn_despite(one_free, one_free + [laid], [(1, 4, 1)], opened=True, rules=rules) is None
+
+
+def test_too_many_unsure_tiles_or_a_place_with_no_tile_are_refused():
+    before = [t("R1 R2 R3")]
+    after = before + [t("G7 B9 Y11")]
+    assert check_turn_despite(before, after, [(1, 1, 0), (1, 1, 1), (1, 1, 2)], opened=True) is None
+    with pytest.raises(TileRuleError, match="no tile at photo 1, group 2, position 4"):
+        check_turn_despite(before, after, [(1, 1, 3)], opened=True)

@@ -24,6 +24,7 @@ from __future__ import annotations
 import copy
 import functools
 import math
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -106,18 +107,23 @@ class Doubt(str):
     where it is about one place where one tile may lie unread or misread: a tile that cannot be
     read, a patch of face colour no tile explains, one tile's room in a line, a lone blob of odd
     width, a tile whose colour or number keeps its row from being a combination. Doubts about
-    several tiles or none in particular (a hand, a row at the frame's edge) have none.
+    several tiles or none in particular (a hand, a row at the frame's edge) have none. ``misread``:
+    the doubt is about the tile read at ``at`` (it may be another tile), not about one missed.
 
     >>> doubt = Doubt("the tile at (10, 20) cannot be read", (10.0, 20.0))
-    >>> doubt, doubt.at, Doubt("a hand covers part of the table").at
-    ('the tile at (10, 20) cannot be read', (10.0, 20.0), None)
+    >>> doubt, doubt.at, Doubt("a hand covers part of the table").at, doubt.misread
+    ('the tile at (10, 20) cannot be read', (10.0, 20.0), None, False)
     """
 
     at: Point | None
+    misread: bool
 
-    def __new__(cls, why: str, at: Point | None = None) -> "Doubt":
+    def __new__(cls, why: str, at: Point | None = None, misread: bool = False) -> "Doubt":
+        if misread and at is None:
+            raise ValueError(f"a doubt about a tile read is at that tile: {why!r} has no place")
         doubt = super().__new__(cls, why)
         doubt.at = None if at is None else (float(at[0]), float(at[1]))
+        doubt.misread = misread
         return doubt
 
 
@@ -165,6 +171,33 @@ class TableReading:
 
     def least_confidence(self) -> float:
         return min((t.confidence for t in self.tiles), default=1.0)
+
+    @property
+    def missing_doubts(self) -> tuple[str, ...]:
+        """The doubts that a tile may be missed (all but those about a tile read: :attr:`Doubt.misread`)."""
+        return tuple(d for d in self.doubts if not getattr(d, "misread", False))
+
+    def unsure_places(self, below: float) -> list[tuple[int, int]]:
+        """(group, position) in :attr:`groups` of each tile read less sure than ``below`` or doubted
+        as misread (a :class:`Doubt` with ``misread`` at its centre).
+
+        >>> square = lambda x: ((x, 0), (x + 2, 0), (x + 2, 2), (x, 2))
+        >>> reading = TableReading(tuple(TileObservation(code, sure, square(x), row) for code, sure, row, x in
+        ...     (("R1", 0.9, 4, 0), ("B2", 0.99, 7, 5), ("R2", 0.5, 4, 10), ("B3", 0.96, 7, 15))),
+        ...     (Doubt("B3 may be misread", (16, 1), misread=True), Doubt("a hand")))
+        >>> reading.unsure_places(0.7), reading.missing_doubts
+        ([(0, 1), (1, 1)], ('a hand',))
+        """
+        doubted = [d.at for d in self.doubts if getattr(d, "misread", False)]
+        groups: dict[int, int] = {}
+        taken: Counter[int] = Counter()
+        places = []
+        for tile in self.tiles:
+            group = groups.setdefault(tile.row, len(groups))
+            if tile.confidence < below or any(math.dist(tile.center, at) < 1.0 for at in doubted):
+                places.append((group, taken[tile.row]))
+            taken[tile.row] += 1
+        return places
 
     def to_json(self) -> dict:
         return {"tiles": [t.to_json() for t in self.tiles], "groups": self.groups, "doubts": list(self.doubts)}
@@ -562,7 +595,7 @@ class TileReader:
         # no combination: a row that is one but for a single tile's colour is asked about, at the
         # tile(s) that may be misread, so the players can name the tile that lies there.
         doubts += [Doubt(f"the tile at ({row[at][0].x:.0f}, {row[at][0].y:.0f}) may be misread: its row is a "
-                         f"combination but for one tile's colour", (row[at][0].x, row[at][0].y))
+                         f"combination but for one tile's colour", (row[at][0].x, row[at][0].y), misread=True)
                    for row in rows for at in _odd_colour([code for _, code, _ in row])]
         # A number misread does so too, but so does a tile taken out of a run (R6 R7 R9): such a
         # tile is asked about where the classifier gives the code that would mend the row a chance.
@@ -572,7 +605,7 @@ class TileReader:
             column = {code: int(np.flatnonzero(self._classes == CLASS_CODES.index(code))[0]) for _, _, code in fixes}
             mendable = sorted({(r, at) for (r, at, code), p in zip(fixes, chances) if p[column[code]] >= self.options.mend_chance})
             doubts += [Doubt(f"the tile at ({rows[r][at][0].x:.0f}, {rows[r][at][0].y:.0f}) may be misread: its row is a "
-                             f"combination but for one tile's number", (rows[r][at][0].x, rows[r][at][0].y))
+                             f"combination but for one tile's number", (rows[r][at][0].x, rows[r][at][0].y), misread=True)
                        for r, at in mendable]
         observations = [TileObservation(code, confidence, outline(tile), number)
                         for number, row in enumerate(rows) for tile, code, confidence in row]
