@@ -14,8 +14,9 @@
    three times), or a tile read less sure than ``--confirm-below`` or doubted as misread (its
    row a combination but for its colour or number) could change the verdict
    (``engine.tiles.check_turn_despite``: every tile of the set, a joker or none in its place;
-   ``--ask-every-unsure`` asks about every such tile, as before session 25), the turn is
-   "needs confirmation" and never guessed. The camera sees the table, not the racks: a turn
+   ``--ask-every-unsure`` asks about every such tile, as before session 25) -- and so could a
+   tile of the table that seems to have turned into another (``engine.tiles.replaced_in_place``:
+   a misread in one photo) --, the turn is "needs confirmation" and never guessed. The camera sees the table, not the racks: a turn
    whose true tables alone give another verdict than the true rack (a table tile taken back and
    its twin laid from the rack) cannot be told by any reading and is counted apart ("not to be
    told from the tables"). The turns are photographed as ``hardware.fov`` plans the mount, the whole
@@ -41,13 +42,16 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine.cards import PALETTES, parse_tiles  # noqa: E402
-from engine.tiles import TileRuleError, TileRules, check_turn, check_turn_despite, parse_groups  # noqa: E402
+from engine.tiles import (  # noqa: E402
+    TileRuleError, TileRules, check_turn, check_turn_despite, parse_groups, replaced_in_place,
+)
 from vision.synth.tiles import TileSceneParams, deal_rows, render_tile_scene  # noqa: E402
 from vision.tiles.evaluation import evaluate_tables  # noqa: E402
 from vision.tiles.reader import TileReader  # noqa: E402
 
 TURN_KINDS = ("new combination", "extend a run", "no combination", "tile gone")
 UNSURE = "a tile read unsure"
+SWAPPED = "a table tile read as another in the other photo"
 
 
 def _box_left(palette, rows: list[list[str]]) -> list[str]:
@@ -171,9 +175,12 @@ def judge_turn(reader: TileReader, rng: np.random.Generator, palette_name: str, 
     except TileRuleError:
         return asked("impossible reading")
     places = [(photo, *place) for photo, r in enumerate(readings) for place in r.unsure_places(confirm_below)]
+    # A tile that seems to have turned into another is one photo's misread: the verdict must not hang on it.
+    swapped = [(1, *place) for _, _, place in replaced_in_place(seen_before, seen_after)]
+    places += swapped
     seen = check_turn_despite(seen_before, seen_after, places, opened=True, rules=rules)
     if seen is None:
-        return asked(UNSURE if unsure else "a tile doubted as misread")
+        return asked(UNSURE if unsure else SWAPPED if swapped else "a tile doubted as misread")
     outcome = "right" if seen.legal == truth.legal else "wrong"
     if places and despite is not None:
         despite[outcome] += 1

@@ -239,6 +239,33 @@ def check_turn(before: Sequence[Sequence], after: Sequence[Sequence], rack_playe
     return TurnCheck(not violations, tuple(violations), opening)
 
 
+def replaced_in_place(before: Sequence[Sequence], after: Sequence[Sequence]) -> list[tuple]:
+    """Tiles of the table that seem to have turned into others: (gone, new, (group, position)) where
+    ``gone`` left the table and group ``group`` after the turn, at least as long as ``gone``'s group
+    before, holds the rest of that group and, at ``position``, ``new``: a tile not on the table
+    before. Tiles do not change; a reading of one photo that took one tile for another (a colour or
+    number misread) looks so, and a turn check from photos must not rule on it as a tile taken from
+    the table.
+
+    >>> from engine.cards import parse_tiles as t
+    >>> replaced_in_place([t("Y5 R5 G5"), t("R1 R2 R3")], [t("Y5 R5 B5"), t("R1 R2 R3"), t("Y9 R9 B9")])
+    [(Tile('G5'), Tile('B5'), (0, 2))]
+    >>> replaced_in_place([t("Y5 R5 G5")], [t("Y5 R5"), t("G1 G2 G3")])
+    []
+    """
+    old, now = Counter(t for g in before for t in g), Counter(t for g in after for t in g)
+    gone, new = old - now, now - old
+    found = []
+    for tile in gone:
+        for group in (g for g in before if tile in g):
+            rest = Counter(group) - Counter([tile])
+            for number, later in enumerate(after):
+                if len(later) >= len(group) and not rest - Counter(later):
+                    found += [(tile, other, (number, position)) for position, other in enumerate(later)
+                              if other in new and (tile, other, (number, position)) not in found]
+    return found
+
+
 UNSURE_LIMIT = 2
 """The most unsure tiles :func:`check_turn_despite` tries every alternative of (55 to the power of it)."""
 

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from engine.cards import JOKER, RUMMIKUB, parse_tiles
 from engine.tiles import (
     JOKER_POINTS, TileRuleError, TileRules, check_turn, check_turn_despite, group_of, overrun, partition,
-    score_round,
+    replaced_in_place, score_round,
 )
 from engine.wildmelds import WildMeldError
 
@@ -281,3 +281,18 @@ def test_too_many_unsure_tiles_or_a_place_with_no_tile_are_refused():
     assert check_turn_despite(before, after, [(1, 1, 0), (1, 1, 1), (1, 1, 2)], opened=True) is None
     with pytest.raises(TileRuleError, match="no tile at photo 1, group 2, position 4"):
         check_turn_despite(before, after, [(1, 1, 3)], opened=True)
+
+
+@pytest.mark.parametrize("before, after, swapped", [
+    (["Y5 R5 G5", "R1 R2 R3"], ["Y5 R5 B5", "R1 R2 R3", "Y9 R9 B9"], [("G5", "B5")]),     # colour, after
+    (["Y5 R5 B5"], ["Y5 R5 G5", "Y9 R9 B9"], [("B5", "G5")]),                              # colour, before
+    (["R4 R5 R6"], ["R4 R8 R6 R7"], [("R5", "R8"), ("R5", "R7")]),                         # number, in a run extended: either new tile
+    (["R4 R5 R6", "B1 B2 B3 B4"], ["R4 R5 R6", "B1 B2 B3", "G8 Y8 R8"], []),                # a tile taken (illegal)
+    (["G7 G8 G9 G10"], ["G7 G8 G9", "G7 G8 G9"], []),                                       # ... and its row's twin laid
+    (["R4 JK R6"], ["R4 R5 R6", "JK G9 Y9"], []),                                          # a joker replaced and used
+])
+def test_a_table_tile_that_seems_to_turn_into_another_is_found(before, after, swapped):
+    found = replaced_in_place(groups(*before), groups(*after))
+    assert [(str(a), str(b)) for a, b, _ in found] == swapped
+    after_groups = groups(*after)
+    assert all(after_groups[g][p] == b for _, b, (g, p) in found)
