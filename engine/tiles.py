@@ -279,6 +279,8 @@ def check_turn_despite(before: Sequence[Sequence], after: Sequence[Sequence],
     tile at all (an alternative that puts more copies of a tile on a table than the set holds cannot
     be); when every way gives the same verdict, legal or not, that verdict stands as read, else
     ``None``: a player must say what the tile is. ``None`` too for more than ``limit`` unsure tiles.
+    An illegal verdict keeps the reasons that hold every way (where none does, it says so and
+    gives the reasons as read).
 
     A run laid from the rack is legal only as read, so an unsure tile in it must be asked; a turn
     that leaves three tiles which make no combination is illegal whatever a tile read elsewhere is:
@@ -308,15 +310,25 @@ def check_turn_despite(before: Sequence[Sequence], after: Sequence[Sequence],
     if len(unsure) > limit:
         return None
     alternatives = [Tile(c, n) for c in rules.palette.colours for n in range(1, 14)] + [Joker(), None]
+    common = set(as_read.violations)
     for tiles in product(alternatives, repeat=len(unsure)):
         changed = [[list(group) for group in table] for table in tables]
         for (photo, group, position), tile in zip(unsure, tiles):
             changed[photo][group][position] = tile
         changed = [[[t for t in group if t is not None] for group in table] for table in changed]
         changed = [[group for group in table if group] for table in changed]
-        if all(map(holds, changed)) and judged(*changed).legal != as_read.legal:
-            return None
-    return as_read
+        if all(map(holds, changed)):
+            check = judged(*changed)
+            if check.legal != as_read.legal:
+                return None
+            common &= set(check.violations)
+    if as_read.legal or not unsure:
+        return as_read
+    # The reasons given are those that hold whatever the unsure tiles are; a reason that names one of
+    # them as read may not (each way breaks a rule, not always the same one).
+    kept = tuple(v for v in as_read.violations if v in common)
+    return TurnCheck(False, kept or (f"illegal whatever the {len(unsure)} tile(s) read unsurely are; as read: "
+                                     + "; ".join(as_read.violations),), as_read.opening_points)
 
 
 def _key(group: Sequence) -> tuple:

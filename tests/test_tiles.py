@@ -259,9 +259,14 @@ def test_a_turn_illegal_whatever_the_unsure_tiles_are_is_ruled_as_read():
     before = [t("R1 R2 R3"), t("B5 G5 Y5")]
     after = [t("R1 R2 R3"), t("B5 G5 Y5"), t("G7 B9 Y11")]
     as_read = check_turn(before, after, t("G7 B9 Y11"), opened=True)
-    for unsure in ([(1, 0, 1)], [(0, 1, 2), (1, 1, 2)], [(1, 2, 2)]):       # an old row, both photos, the bad row itself
+    for unsure in ([(1, 0, 1)], [(0, 1, 2), (1, 1, 2)]):       # an old row; one in both photos
         check = check_turn_despite(before, after, unsure, opened=True)
         assert check == as_read and not check.legal
+    # Y11 in the bad row itself: no tile there makes a combination of it, but the reason as read names
+    # Y11, so the reason given says what holds
+    check = check_turn_despite(before, after, [(1, 2, 2)], opened=True)
+    assert not check.legal and check.violations == (
+        "illegal whatever the 1 tile(s) read unsurely are; as read: " + as_read.violations[0],)
 
 
 def test_only_tiles_the_set_can_still_hold_are_tried_in_an_unsure_place():
