@@ -169,17 +169,20 @@ def test_shipped_head_is_recovered_and_refitting_learns_a_new_deck():
     assert (fitted.logits(samples).argmax(axis=1) == classes).mean() == 1.0
 
 
-def test_table_overlap_range_is_drawn_per_table_scene_and_the_default_stream_is_unchanged(monkeypatch):
+def _scene_params_drawn(monkeypatch, count: int, **kwargs) -> list:
+    """The scene parameters ``render_scenes(11, count, **kwargs)`` draws, the scenes left unrendered (one
+    draw from the stream each, so that the draws after it stay where they were)."""
     import vision.synth.scenes as scenes
     from vision.train.data import render_scenes
 
-    def params_of(**kwargs) -> list:
-        seen = []
-        monkeypatch.setattr(scenes, "render_scene", lambda rng, params: seen.append(params) or rng.random())
-        list(render_scenes(11, 40, **kwargs))
-        return seen
+    seen = []
+    monkeypatch.setattr(scenes, "render_scene", lambda rng, params: seen.append(params) or rng.random())
+    list(render_scenes(11, count, **kwargs))
+    return seen
 
-    default, tight = params_of(), params_of(table_overlap=(0.85, 1.0))
+
+def test_table_overlap_range_is_drawn_per_table_scene_and_the_default_stream_is_unchanged(monkeypatch):
+    default, tight = _scene_params_drawn(monkeypatch, 40), _scene_params_drawn(monkeypatch, 40, table_overlap=(0.85, 1.0))
     tables = [p for p in tight if p.cards == (6, 32)]
     assert 20 <= len(tables) < 40
     assert all(0.85 <= p.overlap <= 1.0 for p in tables) and len({p.overlap for p in tables}) == len(tables)
@@ -188,16 +191,10 @@ def test_table_overlap_range_is_drawn_per_table_scene_and_the_default_stream_is_
 
 
 def test_layout_and_grazing_shares_replace_some_scenes_and_leave_the_default_stream_alone(monkeypatch):
-    import vision.synth.scenes as scenes
     from vision.train.data import render_scenes
 
-    def params_of(**kwargs) -> list:
-        seen = []
-        monkeypatch.setattr(scenes, "render_scene", lambda rng, params: seen.append(params) or rng.random())
-        list(render_scenes(11, 200, **kwargs))
-        return seen
-
-    default, none_asked, mixed = params_of(), params_of(layouts=0.0, grazing=0.0), params_of(layouts=0.1, grazing=0.15)
+    default, none_asked = _scene_params_drawn(monkeypatch, 200), _scene_params_drawn(monkeypatch, 200, layouts=0.0, grazing=0.0)
+    mixed = _scene_params_drawn(monkeypatch, 200, layouts=0.1, grazing=0.15)
     assert none_asked == default
     layouts = [p for p in mixed if p.arrangement == "layout"]
     grazing = [p for p in mixed if p.min_tilt_deg > 0]
