@@ -272,10 +272,12 @@ def _offset(laid: list[LaidCard]) -> tuple[float, float]:
 
 
 def _patches(frame: np.ndarray, labelled: list[LabelledIndex], rng: np.random.Generator, variants: int,
-             negatives: int, turned_negatives: bool = True) -> tuple[np.ndarray, np.ndarray]:
+             negatives: int, turned_negatives: bool = True, whole_faces: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Patches of the labelled indices (``variants`` jittered ones each) and "not an index" ones: each index
     turned upside down (not with ``turned_negatives=False``: a joker's corner sign may look the same turned),
-    the middle of each card, and ``negatives`` places elsewhere in the photo."""
+    the middle of each card, with ``whole_faces`` places all over each card's face cut upright as an index is
+    (a deck whose jokers carry a lone sign in their corners: the signs of a court card's face must stay
+    "not an index" when the joker is learned), and ``negatives`` places elsewhere in the photo."""
     patches, classes = [], []
     for item in labelled:
         c = item.candidate
@@ -303,6 +305,10 @@ def _patches(frame: np.ndarray, labelled: list[LabelledIndex], rng: np.random.Ge
                 turn = math.pi if rng.random() < 0.5 else 0.0
                 patches.append(index_patch(frame, (x, y), top.angle + turn + rng.normal(0, 0.15), size))
                 classes.append(NONE_CLASS)
+            if whole_faces:
+                for x, y, angle, size in face_places(top, bottom, rng):
+                    patches.append(index_patch(frame, (x, y), angle, size))
+                    classes.append(NONE_CLASS)
     sizes = [item.candidate.size for item in labelled]
     h, w = frame.shape[:2]
     for _ in range(negatives):
@@ -313,6 +319,32 @@ def _patches(frame: np.ndarray, labelled: list[LabelledIndex], rng: np.random.Ge
         patches.append(index_patch(frame, (x, y), rng.uniform(-math.pi, math.pi), size))
         classes.append(NONE_CLASS)
     return np.stack(patches), np.asarray(classes)
+
+
+def face_places(one: IndexCandidate, other: IndexCandidate, rng: np.random.Generator,
+                count: int = FACE_NEGATIVES) -> list[tuple[float, float, float, float]]:
+    """``count`` places (x, y, angle, size) to cut "not an index" patches upright, as an index is cut,
+    all over a laid card's face: the rectangle its two indices span in the card's own axes, at least
+    an index height from both.
+
+    >>> top, bottom = IndexCandidate(10, 10, 0.0, 8, 1.0), IndexCandidate(60, 90, math.pi, 8, 1.0)
+    >>> places = face_places(bottom, top, np.random.default_rng(0), 200)
+    >>> all(10 <= x <= 60 and 10 <= y <= 90 and abs(angle) < 0.5 for x, y, angle, _ in places)
+    True
+    >>> min(min(math.dist((x, y), (10, 10)), math.dist((x, y), (60, 90))) for x, y, _, _ in places) >= 8
+    True
+    """
+    top, bottom = sorted((one, other), key=lambda index: abs(index.angle))     # the upright index first
+    c, s = math.cos(top.angle), math.sin(top.angle)
+    dx, dy = bottom.x - top.x, bottom.y - top.y
+    across, down = c * dx + s * dy, -s * dx + c * dy        # the diagonal in the card's own axes
+    places: list[tuple[float, float, float, float]] = []
+    while len(places) < count:
+        a, b = rng.uniform(0, 1, 2)
+        x, y = top.x + c * a * across - s * b * down, top.y + s * a * across + c * b * down
+        if min(math.hypot(x - i.x, y - i.y) for i in (top, bottom)) >= top.size:
+            places.append((x, y, top.angle + rng.normal(0, 0.1), top.size * math.exp(rng.normal(0.1, 0.3))))
+    return places
 
 
 def _colour_variants(patches: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -391,7 +423,8 @@ def learn_deck(recognizer: Recognizer, photos: list[tuple[str, np.ndarray]], nam
         first += sum(1 for item in labelled if abs(item.candidate.angle) < math.radians(40))
         progress(f"{photo}: {len(labelled)} corner indices of "
                  f"{len({item.card for item in labelled})} cards")
-        patches, classes = _patches(frame, labelled, rng, variants, negatives=40 * len(labelled) // 13)
+        patches, classes = _patches(frame, labelled, rng, variants, negatives=40 * len(labelled) // 13,
+                                    whole_faces=bool(jokers))
         all_patches.append(_camera_variants(patches, rng))
         all_classes.append(classes)
         corners: dict[str, list[IndexCandidate]] = {}
