@@ -16,7 +16,9 @@
    (``engine.tiles.check_turn_despite``: every tile of the set, a joker or none in its place;
    ``--ask-every-unsure`` asks about every such tile, as before session 25) -- and so could a
    tile of the table that seems to have turned into another (``engine.tiles.replaced_in_place``:
-   a misread in one photo) --, the turn is "needs confirmation" and never guessed. The camera sees the table, not the racks: a turn
+   a misread in one photo) --, or a whole row of the table before is not read after the turn
+   (``engine.tiles.groups_gone``: far likelier missed than taken back), the turn is "needs
+   confirmation" and never guessed. The camera sees the table, not the racks: a turn
    whose true tables alone give another verdict than the true rack (a table tile taken back and
    its twin laid from the rack) cannot be told by any reading and is counted apart ("not to be
    told from the tables"). The turns are photographed as ``hardware.fov`` plans the mount, the whole
@@ -43,7 +45,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine.cards import PALETTES, parse_tiles  # noqa: E402
 from engine.tiles import (  # noqa: E402
-    TileRuleError, TileRules, check_turn, check_turn_despite, parse_groups, replaced_in_place,
+    TileRuleError, TileRules, check_turn, check_turn_despite, groups_gone, parse_groups, replaced_in_place,
 )
 from vision.synth.tiles import TileSceneParams, deal_rows, render_tile_scene  # noqa: E402
 from vision.tiles.evaluation import evaluate_tables  # noqa: E402
@@ -52,6 +54,7 @@ from vision.tiles.reader import TileReader  # noqa: E402
 TURN_KINDS = ("new combination", "extend a run", "no combination", "tile gone")
 UNSURE = "a tile read unsure"
 SWAPPED = "a table tile read as another in the other photo"
+ROW_GONE = "a whole row of the table before not read after the turn"
 
 
 def _box_left(palette, rows: list[list[str]]) -> list[str]:
@@ -174,6 +177,8 @@ def judge_turn(reader: TileReader, rng: np.random.Generator, palette_name: str, 
         seen_before, seen_after = (parse_groups(r.groups, rules) for r in readings)
     except TileRuleError:
         return asked("impossible reading")
+    if groups_gone(seen_before, seen_after):       # a row the camera missed far likelier than one taken back
+        return asked(ROW_GONE)
     places = [(photo, *place) for photo, r in enumerate(readings) for place in r.unsure_places(confirm_below)]
     # A tile that seems to have turned into another is one photo's misread: the verdict must not hang on it.
     swapped = [(1, *place) for _, _, place in replaced_in_place(seen_before, seen_after)]

@@ -241,29 +241,45 @@ def check_turn(before: Sequence[Sequence], after: Sequence[Sequence], rack_playe
 
 def replaced_in_place(before: Sequence[Sequence], after: Sequence[Sequence]) -> list[tuple]:
     """Tiles of the table that seem to have turned into others: (gone, new, (group, position)) where
-    ``gone`` left the table and group ``group`` after the turn, at least as long as ``gone``'s group
-    before, holds the rest of that group and, at ``position``, ``new``: a tile not on the table
-    before. Tiles do not change; a reading of one photo that took one tile for another (a colour or
-    number misread) looks so, and a turn check from photos must not rule on it as a tile taken from
-    the table.
+    tiles of a group before left the table (``gone`` one of them) and group ``group`` after the turn,
+    at least as long, holds the rest of that group (at least one tile) and, at ``position``, ``new``:
+    a tile not on the table before. Tiles do not change; a reading of one photo that took tiles for
+    others (a colour or number misread, or a font's 5 read as 6 in a whole group) looks so, and a
+    turn check from photos must not rule on it as tiles taken from the table.
 
     >>> from engine.cards import parse_tiles as t
     >>> replaced_in_place([t("Y5 R5 G5"), t("R1 R2 R3")], [t("Y5 R5 B5"), t("R1 R2 R3"), t("Y9 R9 B9")])
     [(Tile('G5'), Tile('B5'), (0, 2))]
+    >>> [(str(g), str(n), at) for g, n, at in replaced_in_place([t("Y5 B5 G5 R5")], [t("Y6 B6 G5 R6")])]
+    [('Y5', 'Y6', (0, 0)), ('Y5', 'B6', (0, 1)), ('Y5', 'R6', (0, 3))]
     >>> replaced_in_place([t("Y5 R5 G5")], [t("Y5 R5"), t("G1 G2 G3")])
     []
     """
     old, now = Counter(t for g in before for t in g), Counter(t for g in after for t in g)
     gone, new = old - now, now - old
     found = []
-    for tile in gone:
-        for group in (g for g in before if tile in g):
-            rest = Counter(group) - Counter([tile])
-            for number, later in enumerate(after):
-                if len(later) >= len(group) and not rest - Counter(later):
-                    found += [(tile, other, (number, position)) for position, other in enumerate(later)
-                              if other in new and (tile, other, (number, position)) not in found]
+    for group in before:
+        left = Counter(group) - gone            # the group's tiles still on the table
+        if left == Counter(group) or not left:
+            continue
+        first_gone = next(t for t in group if t in gone)
+        for number, later in enumerate(after):
+            if len(later) >= len(group) and not left - Counter(later):
+                found += [(first_gone, other, (number, position)) for position, other in enumerate(later)
+                          if other in new and not any(f[2] == (number, position) for f in found)]
     return found
+
+
+def groups_gone(before: Sequence[Sequence], after: Sequence[Sequence]) -> list[list]:
+    """The groups of the table before the turn none of whose tiles is on the table after it: a whole
+    combination taken back, or, far likelier, a row the camera did not read.
+
+    >>> from engine.cards import parse_tiles as t
+    >>> groups_gone([t("R11 G11 B11"), t("Y1 G1 B1")], [t("Y1 G1 B1"), t("G5 G6 G7")])
+    [[Tile('R11'), Tile('G11'), Tile('B11')]]
+    """
+    now = Counter(t for g in after for t in g)
+    return [list(group) for group in before if not Counter(group) & now]
 
 
 UNSURE_LIMIT = 2

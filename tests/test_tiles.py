@@ -8,8 +8,8 @@ from hypothesis import strategies as st
 
 from engine.cards import JOKER, RUMMIKUB, parse_tiles
 from engine.tiles import (
-    JOKER_POINTS, TileRuleError, TileRules, check_turn, check_turn_despite, group_of, overrun, partition,
-    replaced_in_place, score_round,
+    JOKER_POINTS, TileRuleError, TileRules, check_turn, check_turn_despite, group_of, groups_gone, overrun,
+    partition, replaced_in_place, score_round,
 )
 from engine.wildmelds import WildMeldError
 
@@ -294,6 +294,7 @@ def test_too_many_unsure_tiles_or_a_place_with_no_tile_are_refused():
     (["R4 R5 R6"], ["R4 R8 R6 R7"], [("R5", "R8"), ("R5", "R7")]),                         # number, in a run extended: either new tile
     (["R4 R5 R6", "B1 B2 B3 B4"], ["R4 R5 R6", "B1 B2 B3", "G8 Y8 R8"], []),                # a tile taken (illegal)
     (["G7 G8 G9 G10"], ["G7 G8 G9", "G7 G8 G9"], []),                                       # ... and its row's twin laid
+    (["Y5 B5 G5 R5", "B6 B7 B8"], ["Y6 B6 G5 R6", "B6 B7 B8 B9"], [("Y5", "Y6"), ("Y5", "B6"), ("Y5", "R6")]),  # 5s read 6
     (["R4 JK R6"], ["R4 R5 R6", "JK G9 Y9"], []),                                          # a joker replaced and used
 ])
 def test_a_table_tile_that_seems_to_turn_into_another_is_found(before, after, swapped):
@@ -301,3 +302,10 @@ def test_a_table_tile_that_seems_to_turn_into_another_is_found(before, after, sw
     assert [(str(a), str(b)) for a, b, _ in found] == swapped
     after_groups = groups(*after)
     assert all(after_groups[g][p] == b for _, b, (g, p) in found)
+
+
+def test_a_whole_row_missing_after_the_turn_is_found_and_a_tile_taken_from_a_row_is_not():
+    before = groups("R11 G11 B11", "Y1 G1 B1 R1", "B2 B3 B4 B5")
+    assert groups_gone(before, groups("Y1 G1 B1 R1", "B2 B3 B4 B5", "G5 G6 G7")) == [before[0]]
+    assert groups_gone(before, groups("R11 G11 B11", "Y1 G1 B1", "B2 B3 B4 B5", "G5 G6 G7")) == []
+    assert groups_gone(before, groups("R11 G11", "B11 Y1 G1 B1 R1", "B2 B3 B4 B5")) == []      # moved, not gone
