@@ -65,8 +65,9 @@ CONTRAST = 10.0
 lightness, 0..255) than the mean of its surroundings ..."""
 FACE_CHROMA = 25.0
 """A contrast-look blob this colourless (Lab chroma) may be a tile face whatever the table (see :func:`_colourless`)."""
-GLARE_CONTRAST = 40.0
-"""... and a second time at this bar (tiles under glare stand out from its halo only so)."""
+GLARE_CONTRASTS = (40.0, 60.0)
+"""... and again at each of these bars (tiles under glare stand out from its halo only so; at the
+heart of a glare pool, where the faces are white out, the halo too is 40 above its surroundings)."""
 REOPEN_KERNEL = cv2.MORPH_ELLIPSE
 """The shape :func:`_rect_blobs` opens a blob with before looking at it again: round, so that a tile
 turned 30-45 degrees keeps its shape (a square cut its corners until it no longer looked like a tile;
@@ -675,8 +676,9 @@ def find_layout(frame: np.ndarray, min_height: float = 12.0, alternatives: int =
             face = (float(np.median(scaled.a[faces])), float(np.median(scaled.b[faces]))) if faces.any() else None
             found = contrast_rects(small, lighter, rects, height, aspect, min_area, face)
             # Tiles washed out by glare merge with its halo unless the bar is much higher.
-            found += contrast_rects(small, lighter_mask(scaled.light8, height, GLARE_CONTRAST), rects + found, height,
-                                    aspect, min_area, face)
+            for bar in GLARE_CONTRASTS:
+                found += contrast_rects(small, lighter_mask(scaled.light8, height, bar), rects + found, height,
+                                        aspect, min_area, face)
         for rect in found:
             # A patch this blob explains stays a doubt until its tiles are read (a glare
             # spot can be tile-shaped too): the reader puts it back where they are not.
