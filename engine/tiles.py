@@ -294,7 +294,8 @@ def check_turn_despite(before: Sequence[Sequence], after: Sequence[Sequence],
     photo 0 the table ``before``, 1 ``after``. Each is tried as every tile of the set, a joker and no
     tile at all (an alternative that puts more copies of a tile on a table than the set holds cannot
     be); when every way gives the same verdict, legal or not, that verdict stands as read, else
-    ``None``: a player must say what the tile is. ``None`` too for more than ``limit`` unsure tiles.
+    ``None``: a player must say what the tile is. ``None`` too for more than ``limit`` unsure tiles,
+    and for an unsure tile in a group of fewer than three (a row read apart, a tile missed).
     An illegal verdict keeps the reasons that hold every way (where none does, it says so and
     gives the reasons as read).
 
@@ -323,7 +324,9 @@ def check_turn_despite(before: Sequence[Sequence], after: Sequence[Sequence],
         return all(n <= (rules.jokers if isinstance(t, Joker) else 2) for t, n in Counter(t for g in table for t in g).items())
 
     as_read = judged(*tables)
-    if len(unsure) > limit:
+    # A group of one or two tiles is likelier a row read apart or a tile missed than a pair laid; with
+    # a tile read unsurely in it, the reading itself is in doubt, not just that tile.
+    if len(unsure) > limit or any(len(tables[photo][group]) < 3 for photo, group, _ in unsure):
         return None
     alternatives = [Tile(c, n) for c in rules.palette.colours for n in range(1, 14)] + [Joker(), None]
     common = set(as_read.violations)
