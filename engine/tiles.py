@@ -21,7 +21,10 @@ from dataclasses import dataclass
 from itertools import product
 from typing import Iterable, Sequence
 
-from engine.cards import RAVENSBURGER, CardError, Joker, Tile, TilePalette, format_cards, parse_tiles
+from engine.cards import (
+    RAVENSBURGER, CardError, DuplicateCardError, Joker, Tile, TilePalette, check_multiplicity, format_cards,
+    parse_tiles,
+)
 from engine.melds import MeldRules
 from engine.wildmelds import WildMeld, WildMeldError, WildSolver, tile_pieces
 
@@ -321,9 +324,16 @@ def check_turn_despite(before: Sequence[Sequence], after: Sequence[Sequence],
         return check_turn(table_before, table_after, list(added.elements()), opened, rules)
 
     def holds(table) -> bool:
-        return all(n <= (rules.jokers if isinstance(t, Joker) else 2) for t, n in Counter(t for g in table for t in g).items())
+        tiles = [t for g in table for t in g]
+        try:
+            check_multiplicity(tiles, list(map(str, tiles)), 2, rules.jokers)
+        except DuplicateCardError:
+            return False
+        return True
 
     as_read = judged(*tables)
+    if not unsure:
+        return as_read
     # A group of one or two tiles is likelier a row read apart or a tile missed than a pair laid; with
     # a tile read unsurely in it, the reading itself is in doubt, not just that tile.
     if len(unsure) > limit or any(len(tables[photo][group]) < 3 for photo, group, _ in unsure):
@@ -341,7 +351,7 @@ def check_turn_despite(before: Sequence[Sequence], after: Sequence[Sequence],
             if check.legal != as_read.legal:
                 return None
             common &= set(check.violations)
-    if as_read.legal or not unsure:
+    if as_read.legal:
         return as_read
     # The reasons given are those that hold whatever the unsure tiles are; a reason that names one of
     # them as read may not (each way breaks a rule, not always the same one).

@@ -323,9 +323,9 @@ def _patches(frame: np.ndarray, labelled: list[LabelledIndex], rng: np.random.Ge
 
 def face_places(one: IndexCandidate, other: IndexCandidate, rng: np.random.Generator,
                 count: int = FACE_NEGATIVES) -> list[tuple[float, float, float, float]]:
-    """``count`` places (x, y, angle, size) to cut "not an index" patches upright, as an index is cut,
-    all over a laid card's face: the rectangle its two indices span in the card's own axes, at least
-    an index height from both.
+    """Up to ``count`` places (x, y, angle, size) to cut "not an index" patches upright, as an index is
+    cut, all over a laid card's face: the rectangle its two indices span in the card's own axes, at
+    least an index height from both.
 
     >>> top, bottom = IndexCandidate(10, 10, 0.0, 8, 1.0), IndexCandidate(60, 90, math.pi, 8, 1.0)
     >>> places = face_places(bottom, top, np.random.default_rng(0), 200)
@@ -339,7 +339,9 @@ def face_places(one: IndexCandidate, other: IndexCandidate, rng: np.random.Gener
     dx, dy = bottom.x - top.x, bottom.y - top.y
     across, down = c * dx + s * dy, -s * dx + c * dy        # the diagonal in the card's own axes
     places: list[tuple[float, float, float, float]] = []
-    while len(places) < count:
+    for _ in range(20 * count):     # a face too small to hold a place gives fewer, not a hang
+        if len(places) == count:
+            break
         a, b = rng.uniform(0, 1, 2)
         x, y = top.x + c * a * across - s * b * down, top.y + s * a * across + c * b * down
         if min(math.hypot(x - i.x, y - i.y) for i in (top, bottom)) >= top.size:

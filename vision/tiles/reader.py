@@ -598,15 +598,14 @@ class TileReader:
                          f"combination but for one tile's colour", (row[at][0].x, row[at][0].y), misread=True)
                    for row in rows for at in _odd_colour([code for _, code, _ in row])]
         # A number misread does so too, but so does a tile taken out of a run (R6 R7 R9): such a
-        # tile is asked about where the classifier gives the code that would mend the row a chance
-        # (or where its row holds it twice: :func:`mendable_misreads`).
+        # tile is asked about where the classifier gives the code that would mend the row a chance,
+        # or where its row holds it twice (:func:`holds_twice`).
         fixes = [(r, at, code) for r, row in enumerate(rows) for at, code in number_fixes([code for _, code, _ in row])]
         if fixes:
             chances = self._place_probs(frame, [rows[r][at][0] for r, at, _ in fixes])
             column = {code: int(np.flatnonzero(self._classes == CLASS_CODES.index(code))[0]) for _, _, code in fixes}
-            chance = {(r, at, code): float(p[column[code]]) for (r, at, code), p in zip(fixes, chances)}
-            mendable = sorted({(r, at) for r, row in enumerate(rows) for at in mendable_misreads(
-                [code for _, code, _ in row], lambda at, code: chance[r, at, code], self.options.mend_chance)})
+            mendable = sorted({(r, at) for (r, at, code), p in zip(fixes, chances)
+                               if p[column[code]] >= self.options.mend_chance or holds_twice([c for _, c, _ in rows[r]], at)})
             doubts += [Doubt(f"the tile at ({rows[r][at][0].x:.0f}, {rows[r][at][0].y:.0f}) may be misread: its row is a "
                              f"combination but for one tile's number", (rows[r][at][0].x, rows[r][at][0].y), misread=True)
                        for r, at in mendable]
@@ -1030,21 +1029,16 @@ def number_fixes(codes: list[str]) -> list[tuple[int, str]]:
     return fixes
 
 
-def mendable_misreads(codes: list[str], chance, mend_chance: float) -> list[int]:
-    """The places of a row of tile codes that :func:`number_fixes` finds and that are doubted as
-    number misreads: where ``chance(place, code)``, the classifier's chance for the code that would
-    mend the row, is at least ``mend_chance``, or where the row holds the tile twice (no tile taken
-    out of a run makes a twin; a 5 read surely as 6 beside a 6 does, the mending code's chance then
-    as low as a taken tile's).
+def holds_twice(codes: list[str], at: int) -> bool:
+    """Whether a row of tile codes holds the tile at place ``at`` twice: no tile taken out of a run
+    makes a twin, a 5 read surely as 6 beside a 6 does (and the classifier then gives the mending
+    code as little a chance as it gives a taken tile's), so such a tile is doubted as a number
+    misread whatever that chance.
 
-    >>> never = lambda at, code: 0.0
-    >>> mendable_misreads(["G2", "G3", "G4", "G6", "G6", "G7"], never, 0.01)
-    [3]
-    >>> mendable_misreads(["R6", "R7", "R9"], never, 0.01), mendable_misreads(["R6", "R7", "R9"], lambda at, code: 0.2, 0.01)
-    ([], [2])
+    >>> holds_twice(["G2", "G3", "G4", "G6", "G6", "G7"], 3), holds_twice(["R6", "R7", "R9"], 2)
+    (True, False)
     """
-    return sorted({at for at, code in number_fixes(codes)
-                   if chance(at, code) >= mend_chance or codes.count(codes[at]) > 1})
+    return codes.count(codes[at]) > 1
 
 
 def _answered(point: Point, found: list[Placed]) -> bool:
