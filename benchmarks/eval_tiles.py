@@ -8,18 +8,19 @@
 2. Turns (``--turns``): a table of valid combinations, and the table after a turn -- a new
    combination laid (legal), a run extended (legal), three tiles that make no combination
    (illegal) or a table tile gone (illegal). Both photos go through the reader; the groups
-   it reads (and the tiles new on the table as the rack's) go through ``engine.tiles.check_turn``.
-   A turn counts as right when the verdict (legal or not) equals the engine's verdict on the
-   true tables; when a reading lists doubts (signs of a missed tile) or is impossible (a tile
-   three times), or a tile read less sure than ``--confirm-below`` or doubted as misread (its
-   row a combination but for its colour or number) could change the verdict
-   (``engine.tiles.check_turn_despite``: every tile of the set, a joker or none in its place;
-   ``--ask-every-unsure`` asks about every such tile, as before session 25) -- and so could a
-   tile of the table that seems to have turned into another (``engine.tiles.replaced_in_place``:
-   a misread in one photo) --, or a whole row of the table before is not read after the turn
-   (``engine.tiles.groups_gone``: far likelier missed than taken back), the turn is "needs
-   confirmation" and never guessed. The camera sees the table, not the racks: a turn
-   whose true tables alone give another verdict than the true rack (a table tile taken back and
+   it reads (and the tiles new on the table as the rack's) go through ``engine.tiles.check_turn``:
+   the two readings are judged as `rummyref check-turn` judges two photos
+   (``rummyref.turn_photos.judge_turn``), and a turn counts as right when the verdict (legal or
+   not) equals the engine's verdict on the true tables. Where a reading lists doubts (signs of a
+   missed tile) or is impossible (a tile three times), where a tile read less sure than
+   ``--confirm-below`` or doubted as misread could change the verdict (every tile of the set, a
+   joker or none in its place), and so could a table tile that seems to have turned into another
+   (one photo's misread), or where a whole row of the table before is not read after the turn
+   (far likelier missed than taken back), the turn is "needs confirmation" and never guessed --
+   unless the photo after the turn shows a combination left broken, read surely, with no sign of a
+   missed tile near it: that turn is illegal whatever the rest is (since session 26).
+   ``--ask-every-unsure`` asks wherever a tile is unsure, doubted or may be missed (before session
+   25). The camera sees the table, not the racks: a turn whose true tables alone give another verdict than the true rack (a table tile taken back and
    its twin laid from the rack) cannot be told by any reading and is counted apart ("not to be
    told from the tables"). The turns are photographed as ``hardware.fov`` plans the mount, the whole
    table in view with a margin (``TileSceneParams.in_view``); ``--cut-by-frame`` photographs them as
@@ -44,17 +45,13 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine.cards import PALETTES, parse_tiles  # noqa: E402
-from engine.tiles import (  # noqa: E402
-    TileRuleError, TileRules, check_turn, check_turn_despite, groups_gone, parse_groups, replaced_in_place,
-)
+from engine.tiles import TileRules, check_turn, parse_groups  # noqa: E402
+from rummyref.turn_photos import DESPITE_BROKEN, DESPITE_UNSURE, UNSURE, judge_turn as judge_turn_photos  # noqa: E402
 from vision.synth.tiles import TileSceneParams, deal_rows, render_tile_scene  # noqa: E402
 from vision.tiles.evaluation import evaluate_tables  # noqa: E402
 from vision.tiles.reader import TileReader  # noqa: E402
 
 TURN_KINDS = ("new combination", "extend a run", "no combination", "tile gone")
-UNSURE = "a tile read unsure"
-SWAPPED = "a table tile read as another in the other photo"
-ROW_GONE = "a whole row of the table before not read after the turn"
 
 
 def _box_left(palette, rows: list[list[str]]) -> list[str]:
@@ -136,9 +133,9 @@ def judge_turn(reader: TileReader, rng: np.random.Generator, palette_name: str, 
     the true rack) for one rendered turn, why a confirmation was asked (``doubts`` counts the
     kinds of doubt the two readings listed, ``alone`` the one thing that stopped a turn where
     only one did: :func:`stoppers`), and whether a photo cuts a tile at the frame's edge
-    (:func:`cut_by_frame`; ``in_view``: :attr:`TileSceneParams.in_view`). A turn whose unsure
-    tiles cannot change the verdict is ruled (``despite`` counts its outcome) unless
-    ``ask_every_unsure``."""
+    (:func:`cut_by_frame`; ``in_view``: :attr:`TileSceneParams.in_view`). A turn ruled despite
+    unsure tiles or doubts (:attr:`rummyref.turn_photos.TurnRuling.despite`) counts its outcome in
+    ``despite`` under (what it was ruled despite, outcome); ``ask_every_unsure``: the strict rule."""
     palette = PALETTES[palette_name]
     rules = TileRules(palette=palette)
     while True:
@@ -160,35 +157,16 @@ def judge_turn(reader: TileReader, rng: np.random.Generator, palette_name: str, 
     reader = reader.with_palette(palette, reader.profile)      # only the set's own colours compete
     readings = [reader.read(scene.image) for scene in scenes]
     stopped_by = stoppers(readings, confirm_below)
-    unsure = UNSURE in stopped_by
-    doubted = any(r.missing_doubts for r in readings)
-    misread = any(len(r.missing_doubts) < len(r.doubts) for r in readings)
     if doubts is not None:
         doubts.update({doubt_kind(d) for r in readings for d in r.doubts})
-
-    def asked(why: str) -> tuple[str, str, bool]:
+    ruling = judge_turn_photos(*readings, rules, opened=True, confirm_below=confirm_below, strict=ask_every_unsure)
+    if ruling.check is None:
         if alone is not None and len(stopped_by) == 1:
             alone.update(stopped_by)
-        return "confirm", why, cut
-
-    if doubted or ((unsure or misread) and ask_every_unsure):
-        return asked(" and ".join(why for why, seen in ((UNSURE, unsure), ("doubts", doubted or misread)) if seen))
-    try:
-        seen_before, seen_after = (parse_groups(r.groups, rules) for r in readings)
-    except TileRuleError:
-        return asked("impossible reading")
-    if groups_gone(seen_before, seen_after):       # a row the camera missed far likelier than one taken back
-        return asked(ROW_GONE)
-    places = [(photo, *place) for photo, r in enumerate(readings) for place in r.unsure_places(confirm_below)]
-    # A tile that seems to have turned into another is one photo's misread: the verdict must not hang on it.
-    swapped = [(1, *place) for _, _, place in replaced_in_place(seen_before, seen_after)]
-    places += swapped
-    seen = check_turn_despite(seen_before, seen_after, places, opened=True, rules=rules)
-    if seen is None:
-        return asked(UNSURE if unsure else SWAPPED if swapped else "a tile doubted as misread")
-    outcome = "right" if seen.legal == truth.legal else "wrong"
-    if places and despite is not None:
-        despite[outcome] += 1
+        return "confirm", ruling.asked, cut
+    outcome = "right" if ruling.check.legal == truth.legal else "wrong"
+    if ruling.despite and despite is not None:
+        despite[ruling.despite, outcome] += 1
     return outcome, "", cut
 
 
@@ -208,8 +186,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=7, help="seed (default 7)")
     parser.add_argument("--model-dir", type=Path, help="directory with tiles-classifier.onnx (default models/)")
     parser.add_argument("--ask-every-unsure", action="store_true",
-                        help="ask about every tile read below --confirm-below or doubted as misread, even where no tile in its place "
-                             "could change the verdict (as before session 25)")
+                        help="ask wherever a tile is read below --confirm-below, doubted or may be missed, even where it cannot "
+                             "change the verdict (`rummyref check-turn --strict`; the rule before session 25)")
     parser.add_argument("--cut-by-frame", action="store_true",
                         help="photograph the turns as before session 24: rows up to the frame's edge, which the "
                              "camera's tilt cuts in about a fifth of the turns (default: the whole table in view)")
@@ -246,8 +224,10 @@ def main(argv: list[str] | None = None) -> int:
               f"wrong verdict {outcomes['wrong']} ({outcomes['wrong'] / args.turns:.2%}); "
               f"confirm below {args.confirm_below}; not to be told from the tables {outcomes['hidden']}")
         print("  confirmation asked for: " + ", ".join(f"{why} {n}" for why, n in reasons.most_common() if n))
-        print(f"  ruled although a tile was read unsure or doubted as misread (the verdict the same whatever it is): "
-              f"{despite.total()} (right {despite['right']}, wrong {despite['wrong']})")
+        for what, words in ((DESPITE_UNSURE, "a tile was read unsure or doubted as misread (the verdict the same whatever it is)"),
+                            (DESPITE_BROKEN, "signs of a missed tile (a combination left broken, read surely, none near it)")):
+            print(f"  ruled although {words}: {despite[what, 'right'] + despite[what, 'wrong']} "
+                  f"(right {despite[what, 'right']}, wrong {despite[what, 'wrong']})")
         print("  turns with a doubt of this kind: " + "; ".join(f"{what} {n}" for what, n in doubts.most_common()))
         print(f"  turns whose photos cut a tile at the frame's edge: {cut_turns.total()} (engine's verdict "
               f"{cut_turns['right']}, needs confirmation {cut_turns['confirm']}, wrong {cut_turns['wrong']}); "

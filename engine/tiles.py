@@ -227,12 +227,8 @@ def check_turn(before: Sequence[Sequence], after: Sequence[Sequence], rack_playe
         violations.append("a player who draws a tile lays out nothing in that turn; laying out waits until the next turn (002)")
     if not rack_played and Counter(map(_key, before)) != Counter(map(_key, after)):
         violations.append("the table was rearranged but no tile was played from the rack: a turn lays out tiles or draws one")
-    melds: dict[int, WildMeld] = {}
-    for index, group in enumerate(after):
-        try:
-            melds[index] = group_of(group, rules)
-        except WildMeldError as error:
-            violations.append(f"{_label(index, group)} is not a valid group or run: {_reason(error)}")
+    melds, broken = _combinations(after, rules)
+    violations += broken.values()
     violations += _split_violations(before, after)
     violations += _joker_violations(before, after, rules)
     opening = None
@@ -240,6 +236,28 @@ def check_turn(before: Sequence[Sequence], after: Sequence[Sequence], rack_playe
         opening, opening_problems = _opening(before, after, rack_played, melds, rules)
         violations += opening_problems
     return TurnCheck(not violations, tuple(violations), opening)
+
+
+def broken_groups(table: Sequence[Sequence], rules: TileRules = TileRules()) -> dict[int, str]:
+    """The groups of ``table`` that are no valid group or run, by index, each with the rule it
+    breaks (the words :func:`check_turn` gives).
+
+    >>> from engine.cards import parse_tiles as t
+    >>> broken_groups([t("R1 R2 R3"), t("G7 B9 Y11")])
+    {1: 'group 2 (G7 B9 Y11) is not a valid group or run: neither a set (B9 has another rank) nor a run (two suits)'}
+    """
+    return _combinations(table, rules)[1]
+
+
+def _combinations(table: Sequence[Sequence], rules: TileRules) -> tuple[dict[int, WildMeld], dict[int, str]]:
+    """The valid groups and runs of ``table`` and the broken ones (:func:`broken_groups`), by index."""
+    melds, broken = {}, {}
+    for index, group in enumerate(table):
+        try:
+            melds[index] = group_of(group, rules)
+        except WildMeldError as error:
+            broken[index] = f"{_label(index, group)} is not a valid group or run: {_reason(error)}"
+    return melds, broken
 
 
 def replaced_in_place(before: Sequence[Sequence], after: Sequence[Sequence]) -> list[tuple]:

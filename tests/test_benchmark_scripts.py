@@ -1,6 +1,7 @@
 """The cheap benchmark scripts still run against today's code (they are not part of the suite's
 figures, but a script that broke silently reports nothing when a session runs it)."""
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -13,3 +14,12 @@ def test_the_camera_page_benchmark_runs_with_a_camera_that_speaks_the_whole_prot
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert "GET /camera/view.json" in done.stdout and "one refresh (both)" in done.stdout
+
+
+def test_the_tile_turn_benchmark_judges_each_turn_once():
+    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "eval_tiles.py"), "--tables", "0", "--light-tables", "0",
+                           "--turns", "4"], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    (line,) = [line for line in done.stdout.splitlines() if line.startswith("turns: 4:")]
+    counts = [int(word) for word in re.findall(r"(?:verdict|confirmation|tables) (\d+)", line)]
+    assert len(counts) == 4 and sum(counts) == 4

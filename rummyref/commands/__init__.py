@@ -7,4 +7,5 @@ imports (OpenCV, onnxruntime, Flask) go inside that function, so that
 """
 
 COMMAND_MODULES: list[str] = ["analyze", "dashboard", "markers", "recognize", "eval_vision", "learn_deck", "run", "replay",
-                              "render_game", "demo", "learn_tiles"]
+                              "render_game", "demo", "learn_tiles",
+                              "check_turn"]

@@ -1,0 +1,175 @@
+"""A tile Rummy turn judged from two photos of the table, one before it and one after it.
+
+The camera sees the table, not the racks: the tiles new on the table are the ones played. The
+verdict is the engine's (:func:`engine.tiles.check_turn`) on the two readings, given only where
+no tile the reader may have missed or misread could change it; otherwise the turn needs
+confirmation, and :attr:`TurnRuling.asked` says why. It is never guessed:
+
+- a reading that lists a sign of a missed tile (:attr:`vision.tiles.reader.TableReading.missing_doubts`),
+  or that holds a tile more often than the set does, is asked about;
+- so is a turn after which a whole row of the table is not read (far likelier missed than taken back);
+- a tile read less sure than ``confirm_below``, or doubted as misread, and a table tile that seems
+  to have turned into another (one photo's misread), are tried as every tile, a joker and none
+  (:func:`engine.tiles.check_turn_despite`); where that can change the verdict, the turn is asked.
+
+One thing is illegal whatever the rest of the table is: a combination left broken on the table
+after the turn. Where the photo after the turn shows one whose every tile is read surely, with no
+sign of a missed tile near it and none without a place (a hand, a row at the frame's edge), the
+turn is ruled illegal for that reason even where doubts elsewhere stop every other reason.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from engine.tiles import (
+    TileRuleError, TileRules, TurnCheck, broken_groups, check_turn_despite, groups_gone, parse_groups,
+    replaced_in_place,
+)
+from vision.tiles.reader import TableReading, TileObservation
+
+CONFIRM_BELOW = 0.7
+"""A tile read less sure than this may be another (chosen on rendered tables: readings at least
+this sure were all right)."""
+
+NEAR_BROKEN = 2.0
+"""A sign of a missed tile this many tile heights from a tile of a broken combination may be a
+tile of it (the next tile of its row lies about one tile width away)."""
+
+UNSURE = "a tile read unsure"
+DOUBTS = "doubts"
+DOUBTED = "a tile doubted as misread"
+SWAPPED = "a table tile read as another in the other photo"
+ROW_GONE = "a whole row of the table before not read after the turn"
+IMPOSSIBLE = "impossible reading"
+
+DESPITE_UNSURE = "unsure tiles"
+DESPITE_BROKEN = "a broken combination"
+
+
+@dataclass(frozen=True)
+class TurnRuling:
+    """The verdict on a turn from two photos (``check``), or ``None`` with why the players are asked.
+
+    ``despite``: what the verdict was given despite: :data:`DESPITE_UNSURE` (tiles read unsurely
+    or doubted that no tile in their place could change it), :data:`DESPITE_BROKEN` (signs of a
+    missed tile away from a combination left broken), or ``""``.
+    """
+
+    check: TurnCheck | None
+    asked: str = ""
+    despite: str = ""
+
+    @property
+    def verdict(self) -> str:
+        """``legal``, ``illegal`` or ``needs confirmation``."""
+        return "needs confirmation" if self.check is None else "legal" if self.check.legal else "illegal"
+
+    def to_json(self) -> dict:
+        found = {"verdict": self.verdict}
+        if self.check is None:
+            found["why"] = self.asked
+        else:
+            found["violations"] = list(self.check.violations)
+            if self.check.opening_points is not None:
+                found["opening_points"] = self.check.opening_points
+        if self.despite:
+            found["despite"] = self.despite
+        return found
+
+
+def judge_turn(before: TableReading, after: TableReading, rules: TileRules = TileRules(), opened: bool = True,
+               confirm_below: float = CONFIRM_BELOW, strict: bool = False) -> TurnRuling:
+    """The turn between two readings of the table, or why it must be confirmed (module docstring).
+    ``strict``: ask wherever a tile is read unsurely, doubted or may be missed, even where it
+    cannot change the verdict (the rule before session 25).
+
+    >>> from vision.tiles.reader import Doubt
+    >>> square = lambda x, y: ((x, y), (x + 8, y), (x + 8, y + 8), (x, y + 8))
+    >>> def reading(rows, doubts=()):
+    ...     return TableReading(tuple(TileObservation(code, 0.99, square(10 * c, 10 * r), r)
+    ...                               for r, row in enumerate(rows) for c, code in enumerate(row.split())), doubts)
+    >>> before = reading(["R1 R2 R3"])
+    >>> judge_turn(before, reading(["R1 R2 R3", "G5 G6 G7"])).verdict
+    'legal'
+    >>> patch = Doubt("a tile-sized patch of face colour at (200, 200) is no tile found", (200, 200))
+    >>> judge_turn(before, reading(["R1 R2 R3", "G5 G6 G7"], [patch])).asked
+    'doubts'
+    >>> ruling = judge_turn(before, reading(["R1 R2 R3", "G5 B9 Y11"], [patch]))
+    >>> ruling.verdict, ruling.despite, ruling.check.violations[0][:24]
+    ('illegal', 'a broken combination', 'group 2 (G5 B9 Y11) is n')
+    >>> near = Doubt("a tile-sized patch of face colour at (35, 14) is no tile found", (35, 14))
+    >>> judge_turn(before, reading(["R1 R2 R3", "G5 B9 Y11"], [near])).asked
+    'doubts'
+    """
+    readings = (before, after)
+    try:
+        tables = [parse_groups(r.groups, rules) for r in readings]
+    except TileRuleError:
+        return TurnRuling(None, IMPOSSIBLE)
+    unsure = any(r.least_confidence() < confirm_below for r in readings)
+    if any(r.missing_doubts for r in readings) or (strict and (unsure or any(r.doubts for r in readings))):
+        ruling = TurnRuling(None, " and ".join(why for why, seen in ((UNSURE, unsure), (DOUBTS, any(r.doubts for r in readings)))
+                                               if seen))
+    elif groups_gone(*tables):
+        return TurnRuling(None, ROW_GONE)
+    else:
+        ruling = _despite_unsure(readings, tables, rules, opened, confirm_below)
+    if ruling.check is not None or strict:
+        return ruling
+    swapped = {place for _, _, place in replaced_in_place(*tables)}
+    broken = _broken_for_sure(after, tables[1], rules, confirm_below, swapped)
+    return TurnRuling(TurnCheck(False, tuple(broken), None), despite=DESPITE_BROKEN) if broken else ruling
+
+
+def _despite_unsure(readings: tuple[TableReading, TableReading], tables: list[list[list]], rules: TileRules,
+                    opened: bool, confirm_below: float) -> TurnRuling:
+    """The verdict where no tile read unsurely or doubted as misread, nor one that seems to have
+    turned into another, can change it (:func:`engine.tiles.check_turn_despite`)."""
+    places = [(photo, *place) for photo, r in enumerate(readings) for place in r.unsure_places(confirm_below)]
+    swapped = [(1, *place) for _, _, place in replaced_in_place(*tables)]
+    check = check_turn_despite(*tables, places + swapped, opened=opened, rules=rules)
+    if check is None:
+        unsure = any(r.least_confidence() < confirm_below for r in readings)
+        return TurnRuling(None, UNSURE if unsure else SWAPPED if swapped else DOUBTED)
+    return TurnRuling(check, despite=DESPITE_UNSURE if places or swapped else "")
+
+
+def _broken_for_sure(after: TableReading, table: list[list], rules: TileRules, confirm_below: float,
+                     swapped: set[tuple[int, int]]) -> list[str]:
+    """The reasons of the combinations broken on the table after the turn (``table``, read as
+    ``after``) that no missed or misread tile can mend: at least three tiles (a piece of one or two is
+    likelier a row read apart than a pair laid; a piece of three or more of a valid combination is
+    one itself), every tile read at least ``confirm_below`` sure, none doubted as misread nor seemingly turned into another (``swapped``), no sign of a
+    missed tile within :data:`NEAR_BROKEN` tile heights of any of its tiles, and no such sign
+    without a place."""
+    if any(getattr(d, "at", None) is None for d in after.missing_doubts):
+        return []
+    missed = [d.at for d in after.missing_doubts]
+    doubted = {group for group, _ in after.unsure_places(confirm_below)} | {group for group, _ in swapped}
+    rows = _rows(after)
+    reasons = []
+    for group, reason in broken_groups(table, rules).items():
+        tiles = rows[group]
+        if len(tiles) < 3:      # likelier a row read apart or a tile missed than a pair laid
+            continue
+        near = NEAR_BROKEN * max(_height(t) for t in tiles)
+        if group not in doubted and not any(math.dist(t.center, at) < near for t in tiles for at in missed):
+            reasons.append(reason)
+    return reasons
+
+
+def _rows(reading: TableReading) -> list[list[TileObservation]]:
+    """The observations of each group of :attr:`TableReading.groups`, in the same order."""
+    found: dict[int, list[TileObservation]] = {}
+    for tile in reading.tiles:
+        found.setdefault(tile.row, []).append(tile)
+    return list(found.values())
+
+
+def _height(tile: TileObservation) -> float:
+    """A tile's longer side in the photo."""
+    corners = tile.outline
+    return max(math.dist(corners[0], corners[1]), math.dist(corners[1], corners[2]))
+

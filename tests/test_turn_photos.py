@@ -1,0 +1,99 @@
+"""A tile Rummy turn judged from a photo before it and one after it: `rummyref check-turn` on
+rendered photos, and the rule that a combination left broken is illegal whatever else is unsure."""
+
+from __future__ import annotations
+
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from engine.tiles import TileRules
+from rummyref.cli import main
+from rummyref.turn_photos import DESPITE_BROKEN, DOUBTS, UNSURE, judge_turn
+from vision.synth.tiles import TileSceneParams, render_tile_scene
+from vision.tiles.reader import Doubt, TableReading, TileObservation
+
+BEFORE = [["R1", "R2", "R3"], ["B5", "G5", "Y5"]]
+
+
+def _photos(tmp_path, after: list[list[str]], seed: int) -> list[str]:
+    """The table before and after the turn, photographed as the benchmark does (held-out font)."""
+    params = TileSceneParams(palette="ravensburger", fonts="heldout", scattered=(0, 0), hands=0.0, light_tables=False,
+                             tile_height=(40.0, 64.0), in_view=True)
+    paths = []
+    for photo, rows in enumerate((BEFORE, after)):
+        scene = render_tile_scene(np.random.default_rng([seed, photo]), params, rows)
+        assert len(scene.rows) == len(rows)
+        paths.append(str(tmp_path / f"{('before', 'after')[photo]}.png"))
+        cv2.imwrite(paths[-1], scene.image)
+    return paths
+
+
+def test_check_turn_rules_a_new_run_legal_and_names_the_tiles_played(tmp_path, capsys) -> None:
+    assert main(["check-turn", *_photos(tmp_path, BEFORE + [["G7", "G8", "G9"]], seed=0)]) == 0
+    out = capsys.readouterr().out
+    assert "played: G7 G8 G9" in out and "verdict: legal" in out
+
+
+def test_check_turn_rules_a_broken_combination_illegal_despite_doubts_elsewhere(tmp_path, capsys) -> None:
+    photos = _photos(tmp_path, BEFORE + [["G7", "B9", "Y11"]], seed=5)
+    assert main(["check-turn", "--json", *photos]) == 0
+    found = json.loads(capsys.readouterr().out)
+    # The photo before the turn doubts two of its tiles (read as others: "played" holds them too);
+    # the three laid make no combination whatever those are.
+    assert found["before"]["doubts"] and {"G7", "B9", "Y11"} <= set(found["played"])
+    assert found["verdict"] == "illegal" and found["despite"] == DESPITE_BROKEN
+    assert [v for v in found["violations"] if "(G7 B9 Y11) is not a valid group or run" in v]
+    assert main(["check-turn", "--json", "--strict", *photos]) == 0
+    assert json.loads(capsys.readouterr().out)["verdict"] == "needs confirmation"
+
+
+def test_check_turn_says_which_photo_cannot_be_read(tmp_path, capsys) -> None:
+    broken = tmp_path / "after.jpg"
+    broken.write_bytes(b"\xff\xd8 not a JPEG")
+    before = _photos(tmp_path, BEFORE, seed=0)[0]
+    assert main(["check-turn", before, str(broken)]) == 1
+    assert "after.jpg" in capsys.readouterr().err
+
+
+def _reading(rows: list[str], doubts=(), unsure: str = "") -> TableReading:
+    """Rows of 40 px tiles 30 px apart, row r at y = 100 r; ``unsure``: a tile read at 0.5."""
+    def square(x, y):
+        return ((x, y), (x + 30, y), (x + 30, y + 40), (x, y + 40))
+    return TableReading(tuple(TileObservation(code, 0.5 if code == unsure else 0.99, square(30 * c, 100 * r), r)
+                              for r, row in enumerate(rows) for c, code in enumerate(row.split())), tuple(doubts))
+
+
+BEFORE_READ = _reading(["R1 R2 R3", "B5 G5 Y5"])
+NO_COMBINATION = ["R1 R2 R3", "B5 G5 Y5", "G7 B9 Y11"]       # the new row at y = 200, x = 0..90
+
+
+def patch(x: float, y: float) -> Doubt:
+    return Doubt(f"a tile-sized patch of face colour at ({x:.0f}, {y:.0f}) is no tile found", (x, y))
+
+
+def test_a_broken_combination_is_ruled_despite_a_missed_tile_away_from_it() -> None:
+    ruling = judge_turn(BEFORE_READ, _reading(NO_COMBINATION, [patch(600, 20)]), TileRules())
+    assert ruling.verdict == "illegal" and ruling.despite == DESPITE_BROKEN
+    assert ruling.check.violations == ("group 3 (G7 B9 Y11) is not a valid group or run: "
+                                       "neither a set (B9 has another rank) nor a run (two suits)",)
+
+
+@pytest.mark.parametrize("after, why", [
+    (_reading(NO_COMBINATION, [patch(140, 220)]), DOUBTS),               # a tile may lie at the row's end
+    (_reading(NO_COMBINATION, [Doubt("a hand covers part of the table")]), DOUBTS),   # may hide tiles anywhere
+    (_reading(NO_COMBINATION, [patch(600, 20)], unsure="B9"), DOUBTS),   # B9 may be a G8
+    (_reading(["R1 R2 R3", "B5 G5 Y5", "G7 B9"], [patch(600, 20)]), DOUBTS),   # a pair: likelier a row read apart
+])
+def test_a_broken_combination_a_missed_or_misread_tile_may_mend_is_asked_about(after, why) -> None:
+    ruling = judge_turn(BEFORE_READ, after, TileRules())
+    assert ruling.verdict == "needs confirmation" and why in ruling.asked
+
+
+def test_a_legal_turn_is_asked_about_where_a_tile_may_be_missed_or_misread() -> None:
+    legal = ["R1 R2 R3", "B5 G5 Y5", "G7 G8 G9"]
+    assert judge_turn(BEFORE_READ, _reading(legal), TileRules()).verdict == "legal"
+    assert judge_turn(BEFORE_READ, _reading(legal, [patch(600, 20)]), TileRules()).asked == DOUBTS
+    assert judge_turn(BEFORE_READ, _reading(legal, unsure="G8"), TileRules()).asked == UNSURE
