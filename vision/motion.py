@@ -167,7 +167,8 @@ def hand_share(frame: np.ndarray, width: int = 160, ignore: list[np.ndarray] | N
     polygons (frame pixels) known to be something else, such as tile faces in warm light.
     ``opaque``: count only patches that hide the table as a hand does (:func:`hand_like`: glare,
     a lamp's warm light and the table's own grain do not); with that test to weed out the table,
-    skin is looked for in the wider :data:`WIDE_SKIN_CR` (hands in cold light).
+    skin is looked for in the wider :data:`WIDE_SKIN_CR` (hands in cold light), and a patch with
+    holes the table shows through (:func:`solid`: the cloth between a pattern's dots) is no hand.
 
     >>> frame = np.zeros((90, 160, 3), np.uint8); frame[:] = (40, 120, 40)   # green cloth
     >>> hand_share(frame)
@@ -203,12 +204,35 @@ def hand_share(frame: np.ndarray, width: int = 160, ignore: list[np.ndarray] | N
             colour = cv2.cvtColor(finer_frame, cv2.COLOR_BGR2LAB)
             return colour.astype(np.float32), cv2.resize(known, size, interpolation=cv2.INTER_NEAREST) > 0
 
-        keep = lambda patch: hand_like(finer()[0], patch, finer()[1])      # noqa: E731
+        def keep(patch: np.ndarray) -> bool:
+            return solid(patch, known > 0) and hand_like(finer()[0], patch, finer()[1])
     share = _largest_patch(skin, reaching_edge=True, at_most=int(TABLE_SHARE * skin.size), keep=keep) / skin.size
     lab = lab.astype(np.float32)
     table = np.median(lab.reshape(-1, 3), axis=0)
     away = np.hypot(np.hypot(lab[..., 1] - table[1], lab[..., 2] - table[2]), (lab[..., 0] - table[0]) / 2) > AWAY_FROM_TABLE
     return max(share, _largest_patch(skin & away, reaching_edge=True, keep=keep) / skin.size)
+
+
+HOLES = 0.05
+"""A skin-coloured patch whose holes (the table showing through, tiles left out) add up to
+more than this share of it is no hand: a hand hides what lies under it whole."""
+
+
+def solid(patch: np.ndarray, known: np.ndarray) -> bool:
+    """Whether a patch (bool) hides what lies under it as a hand does: its holes, but ``known``
+    pixels (tiles), add up to at most :data:`HOLES` of it.
+
+    >>> palm = np.zeros((40, 60), bool); palm[10:40, 20:40] = True   # reaching in from the bottom
+    >>> cloth = palm.copy()
+    >>> for y, x in np.ndindex(4, 3): cloth[13 + 6 * y:16 + 6 * y, 23 + 6 * x:26 + 6 * x] = False
+    >>> solid(palm, np.zeros_like(palm)), solid(cloth, np.zeros_like(cloth))     # a pattern's dots show through
+    (True, False)
+    """
+    outer = np.zeros((patch.shape[0] + 2, patch.shape[1] + 2), np.uint8)   # the frame's edge is no hole
+    outer[1:-1, 1:-1] = patch
+    cv2.floodFill(outer, None, (0, 0), 1)         # all but the holes
+    holes = (outer[1:-1, 1:-1] == 0) & ~known
+    return int(holes.sum()) <= HOLES * int(patch.sum())
 
 
 HAND_RIM = 0.4

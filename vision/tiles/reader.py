@@ -613,7 +613,8 @@ class TileReader:
                         for number, row in enumerate(rows) for tile, code, confidence in row]
         # A hand over the table may hide whole tiles; the pipeline waits for it to go. Tiles read
         # as tiles are no hand (faces in warm light are skin-coloured; a light hand may pass as face),
-        # nor is a skin-coloured patch the table shows through (glare, grain) or that has a soft rim.
+        # nor is a skin-coloured patch the table shows through (glare, grain, or holes: the cloth
+        # between a pattern's dots) or that has a soft rim.
         if hand_share(frame, ignore=[np.array(o.outline) for o in observations], opaque=True) > RESTING_HAND_SHARE:
             doubts.append(Doubt("a hand covers part of the table"))
         if not observations:
