@@ -11,6 +11,8 @@ confirmation, and :attr:`TurnRuling.asked` says why. It is never guessed:
 - a tile read less sure than ``confirm_below``, or doubted as misread, and a table tile that seems
   to have turned into another (one photo's misread), are tried as every tile, a joker and none
   (:func:`engine.tiles.check_turn_despite`); where that can change the verdict, the turn is asked.
+  A tile read below the bar in a combination that the other photo shows too, that tile in it read
+  surely, is taken as read: tiles do not change, so it is the same tile seen twice.
 
 One thing is illegal whatever the rest of the table is: a combination left broken on the table
 after the turn. Where the photo after the turn shows one whose every tile is read surely, with no
@@ -21,6 +23,7 @@ turn is ruled illegal for that reason even where doubts elsewhere stop every oth
 from __future__ import annotations
 
 import math
+from collections import Counter
 from dataclasses import dataclass
 
 from engine.tiles import (
@@ -36,6 +39,10 @@ this sure were all right)."""
 NEAR_BROKEN = 2.0
 """A sign of a missed tile this many tile heights from a tile of a broken combination may be a
 tile of it (the next tile of its row lies about one tile width away)."""
+
+SURE_TWICE = 0.9
+"""A tile read less sure than the bar in one photo is taken as read where the other photo shows
+its combination too, that tile in it read at least this sure (:func:`_unsure_places`)."""
 
 UNSURE = "a tile read unsure"
 DOUBTS = "doubts"
@@ -119,7 +126,7 @@ def judge_turn(before: TableReading, after: TableReading, rules: TileRules = Til
     if ruling.check is not None or strict:
         return ruling
     swapped = {place for _, _, place in replaced_in_place(*tables)}
-    broken = _broken_for_sure(after, tables[1], rules, confirm_below, swapped)
+    broken = _broken_for_sure(readings, tables, rules, confirm_below, swapped)
     return TurnRuling(TurnCheck(False, tuple(broken), None), despite=DESPITE_BROKEN) if broken else ruling
 
 
@@ -127,7 +134,7 @@ def _despite_unsure(readings: tuple[TableReading, TableReading], tables: list[li
                     opened: bool, confirm_below: float) -> TurnRuling:
     """The verdict where no tile read unsurely or doubted as misread, nor one that seems to have
     turned into another, can change it (:func:`engine.tiles.check_turn_despite`)."""
-    places = [(photo, *place) for photo, r in enumerate(readings) for place in r.unsure_places(confirm_below)]
+    places = _unsure_places(readings, tables, rules, confirm_below)
     swapped = [(1, *place) for _, _, place in replaced_in_place(*tables)]
     check = check_turn_despite(*tables, places + swapped, opened=opened, rules=rules)
     if check is None:
@@ -136,21 +143,45 @@ def _despite_unsure(readings: tuple[TableReading, TableReading], tables: list[li
     return TurnRuling(check, despite=DESPITE_UNSURE if places or swapped else "")
 
 
-def _broken_for_sure(after: TableReading, table: list[list], rules: TileRules, confirm_below: float,
-                     swapped: set[tuple[int, int]]) -> list[str]:
-    """The reasons of the combinations broken on the table after the turn (``table``, read as
-    ``after``) that no missed or misread tile can mend: at least three tiles (a piece of one or two is
-    likelier a row read apart than a pair laid; a piece of three or more of a valid combination is
-    one itself), every tile read at least ``confirm_below`` sure, none doubted as misread nor seemingly turned into another (``swapped``), no sign of a
-    missed tile within :data:`NEAR_BROKEN` tile heights of any of its tiles, and no such sign
-    without a place."""
-    if any(getattr(d, "at", None) is None for d in after.missing_doubts):
+def _unsure_places(readings: tuple[TableReading, TableReading], tables: list[list[list]], rules: TileRules,
+                   confirm_below: float) -> list[tuple[int, int, int]]:
+    """(photo, group, position) of each tile read less sure than ``confirm_below`` or doubted as
+    misread, but a tile the other photo reads surely: one read below the bar (and not doubted) in a
+    valid combination that the other photo shows too, tile for tile, that tile in it read at least
+    :data:`SURE_TWICE` sure. Tiles do not change, so the same combination on both photos is the same
+    tiles, seen twice."""
+    rows = [_rows(r) for r in readings]
+    places = []
+    for photo, reading in enumerate(readings):
+        misread = set(reading.unsure_places(0.0))
+        broken = broken_groups(tables[photo], rules)
+        for group, position in reading.unsure_places(confirm_below):
+            code = rows[photo][group][position].tile
+            codes = Counter(tile.tile for tile in rows[photo][group])
+            seen_twice = (group, position) not in misread and group not in broken and any(
+                Counter(tile.tile for tile in row) == codes
+                and any(tile.tile == code and tile.confidence >= SURE_TWICE for tile in row) for row in rows[1 - photo])
+            if not seen_twice:
+                places.append((photo, group, position))
+    return places
+
+
+def _broken_for_sure(readings: tuple[TableReading, TableReading], tables: list[list[list]], rules: TileRules,
+                     confirm_below: float, swapped: set[tuple[int, int]]) -> list[str]:
+    """The reasons of the combinations broken on the table after the turn that no missed or
+    misread tile can mend: at least three tiles (a piece of one or two is likelier a row read apart
+    than a pair laid; a piece of three or more of a valid combination is one itself), every tile
+    read surely (:func:`_unsure_places`), none seemingly turned into another between the photos
+    (``swapped``), no sign of a missed tile within :data:`NEAR_BROKEN` tile heights of any of its
+    tiles, and no such sign without a place."""
+    if any(getattr(d, "at", None) is None for d in readings[1].missing_doubts):
         return []
-    missed = [d.at for d in after.missing_doubts]
-    doubted = {group for group, _ in after.unsure_places(confirm_below)} | {group for group, _ in swapped}
-    rows = _rows(after)
+    missed = [d.at for d in readings[1].missing_doubts]
+    doubted = {group for photo, group, _ in _unsure_places(readings, tables, rules, confirm_below) if photo == 1}
+    doubted |= {group for group, _ in swapped}
+    rows = _rows(readings[1])
     reasons = []
-    for group, reason in broken_groups(table, rules).items():
+    for group, reason in broken_groups(tables[1], rules).items():
         tiles = rows[group]
         if len(tiles) < 3:      # likelier a row read apart or a tile missed than a pair laid
             continue

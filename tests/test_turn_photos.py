@@ -58,11 +58,11 @@ def test_check_turn_says_which_photo_cannot_be_read(tmp_path, capsys) -> None:
     assert "after.jpg" in capsys.readouterr().err
 
 
-def _reading(rows: list[str], doubts=(), unsure: str = "") -> TableReading:
-    """Rows of 40 px tiles 30 px apart, row r at y = 100 r; ``unsure``: a tile read at 0.5."""
+def _reading(rows: list[str], doubts=(), unsure: str = "", sure: float = 0.99) -> TableReading:
+    """Rows of 40 px tiles 30 px apart, row r at y = 100 r; ``unsure``: a tile read at 0.5, the others at ``sure``."""
     def square(x, y):
         return ((x, y), (x + 30, y), (x + 30, y + 40), (x, y + 40))
-    return TableReading(tuple(TileObservation(code, 0.5 if code == unsure else 0.99, square(30 * c, 100 * r), r)
+    return TableReading(tuple(TileObservation(code, 0.5 if code == unsure else sure, square(30 * c, 100 * r), r)
                               for r, row in enumerate(rows) for c, code in enumerate(row.split())), tuple(doubts))
 
 
@@ -97,3 +97,17 @@ def test_a_legal_turn_is_asked_about_where_a_tile_may_be_missed_or_misread() -> 
     assert judge_turn(BEFORE_READ, _reading(legal), TileRules()).verdict == "legal"
     assert judge_turn(BEFORE_READ, _reading(legal, [patch(600, 20)]), TileRules()).asked == DOUBTS
     assert judge_turn(BEFORE_READ, _reading(legal, unsure="G8"), TileRules()).asked == UNSURE
+
+
+def test_a_tile_read_unsurely_in_one_photo_is_taken_as_the_other_photo_reads_its_combination() -> None:
+    """The same combination on both photos is the same tiles: B6 read at 0.5 before the turn is the B6
+    read surely after it. Read less surely after it too, or in a combination that changed, it is asked about."""
+    table = ["R1 R2 R3", "B4 B5 B6 B7"]
+    laid = table + ["G5 G6 G7"]
+    assert judge_turn(_reading(table, unsure="B6"), _reading(laid), TileRules()).verdict == "legal"
+    assert judge_turn(_reading(table), _reading(laid, unsure="B6"), TileRules()).verdict == "legal"
+    assert judge_turn(_reading(table, unsure="B6"), _reading(laid, sure=0.8), TileRules()).asked == UNSURE
+    extended = ["R1 R2 R3", "B4 B5 B6 B7 B8"]
+    assert judge_turn(_reading(table, unsure="B6"), _reading(extended), TileRules()).asked == UNSURE
+    assert judge_turn(_reading(table, unsure="B6"), _reading(["R1 R2 R3", "B4 B5 B7", "G5 G6 G7"]),
+                      TileRules()).verdict == "illegal"     # B4 B5 B7 is no combination, whatever B6 was
