@@ -7,12 +7,15 @@ confirmation, and :attr:`TurnRuling.asked` says why. It is never guessed:
 
 - a reading that lists a sign of a missed tile (:attr:`vision.tiles.reader.TableReading.missing_doubts`),
   or that holds a tile more often than the set does, is asked about;
-- so is a turn after which a whole row of the table is not read (far likelier missed than taken back);
+- so is a turn after which a whole row of the table is not read (far likelier missed than taken back),
+  and one whose table before it reads with a combination that is none (the table before a turn is
+  valid: such a reading has a row read apart or a tile read twice);
 - a tile read less sure than ``confirm_below``, or doubted as misread, and a table tile that seems
   to have turned into another (one photo's misread), are tried as every tile, a joker and none
   (:func:`engine.tiles.check_turn_despite`); where that can change the verdict, the turn is asked.
-  A tile read below the bar in a combination that the other photo shows too, that tile in it read
-  surely, is taken as read: tiles do not change, so it is the same tile seen twice.
+  A tile read below the bar in a combination that the other photo shows too (or extended, or
+  shortened), that tile in it read surely, is taken as read: tiles do not change, so it is the
+  same tile seen twice.
 
 One thing is illegal whatever the rest of the table is: a combination left broken on the table
 after the turn. Where the photo after the turn shows one whose every tile is read surely, with no
@@ -50,6 +53,7 @@ DOUBTED = "a tile doubted as misread"
 SWAPPED = "a table tile read as another in the other photo"
 ROW_GONE = "a whole row of the table before not read after the turn"
 IMPOSSIBLE = "impossible reading"
+BROKEN_BEFORE = "the table before the turn read with a combination that is none"
 
 DESPITE_UNSURE = "unsure tiles"
 DESPITE_BROKEN = "a broken combination"
@@ -119,6 +123,8 @@ def judge_turn(before: TableReading, after: TableReading, rules: TileRules = Til
     if any(r.missing_doubts for r in readings) or (strict and (unsure or any(r.doubts for r in readings))):
         ruling = TurnRuling(None, " and ".join(why for why, seen in ((UNSURE, unsure), (DOUBTS, any(r.doubts for r in readings)))
                                                if seen))
+    elif broken_groups(tables[0], rules):     # the table before the turn was valid: a row read apart, a tile read twice
+        ruling = TurnRuling(None, BROKEN_BEFORE)
     elif groups_gone(*tables):
         return TurnRuling(None, ROW_GONE)
     else:
@@ -147,9 +153,9 @@ def _unsure_places(readings: tuple[TableReading, TableReading], tables: list[lis
                    confirm_below: float) -> list[tuple[int, int, int]]:
     """(photo, group, position) of each tile read less sure than ``confirm_below`` or doubted as
     misread, but a tile the other photo reads surely: one read below the bar (and not doubted) in a
-    valid combination that the other photo shows too, tile for tile, that tile in it read at least
-    :data:`SURE_TWICE` sure. Tiles do not change, so the same combination on both photos is the same
-    tiles, seen twice."""
+    valid combination that the other photo shows too, tile for tile or extended or shortened
+    (:func:`_one_holds_the_other`), that tile in it read at least :data:`SURE_TWICE` sure. Tiles do
+    not change, so the same combination on both photos is the same tiles, seen twice."""
     rows = [_rows(r) for r in readings]
     places = []
     for photo, reading in enumerate(readings):
@@ -159,11 +165,17 @@ def _unsure_places(readings: tuple[TableReading, TableReading], tables: list[lis
             code = rows[photo][group][position].tile
             codes = Counter(tile.tile for tile in rows[photo][group])
             seen_twice = (group, position) not in misread and group not in broken and any(
-                Counter(tile.tile for tile in row) == codes
+                _one_holds_the_other(Counter(tile.tile for tile in row), codes)
                 and any(tile.tile == code and tile.confidence >= SURE_TWICE for tile in row) for row in rows[1 - photo])
             if not seen_twice:
                 places.append((photo, group, position))
     return places
+
+
+def _one_holds_the_other(first: Counter, second: Counter) -> bool:
+    """Whether one combination holds all tiles of the other, at least three (a row extended or shortened)."""
+    smaller = min(first.total(), second.total())
+    return smaller >= 3 and (not first - second or not second - first)
 
 
 def _broken_for_sure(readings: tuple[TableReading, TableReading], tables: list[list[list]], rules: TileRules,
