@@ -9,7 +9,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from rummyref.commands.recognize import build_tile_reader
+from rummyref.commands.recognize import ANNOTATION_FORMATS, build_tile_reader
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -38,17 +38,26 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--strict", action="store_true",
                         help="ask wherever a tile is read unsurely or may be missed, even where it cannot change the verdict")
     parser.add_argument("--json", action="store_true", help="one JSON object")
+    parser.add_argument("--annotate", metavar="OUT.png", type=Path,
+                        help="the evidence as a picture: both photos side by side with what was read (tiles outlined "
+                             "with their codes, orange where unsure, doubts ringed in red) under the verdict")
     parser.add_argument("--model-dir", type=Path, help="directory with tiles-classifier.onnx")
     parser.add_argument("--threads", type=int, default=1, help="inference threads (default 1)")
     parser.set_defaults(run=run, min_confidence=0.3)
 
 
 def run(args: argparse.Namespace) -> int:
+    import cv2
+
     from engine.cards import PALETTES
     from engine.tiles import TileRules
     from rummyref.turn_photos import CONFIRM_BELOW, judge_turn
     from vision.imageio import ImageLoadError, load_image
 
+    if args.annotate and args.annotate.suffix.lower() not in ANNOTATION_FORMATS:
+        print(f"rummyref: --annotate {args.annotate}: name a picture file ending in "
+              f"{', '.join(sorted(ANNOTATION_FORMATS))}", file=sys.stderr)
+        return 2
     confirm_below = CONFIRM_BELOW if args.confirm_below is None else args.confirm_below
     if not 0.0 <= confirm_below <= 1.0:
         print(f"rummyref: --confirm-below must be between 0 and 1, got {confirm_below}", file=sys.stderr)
@@ -71,6 +80,9 @@ def run(args: argparse.Namespace) -> int:
     ruling = judge_turn(before, after, rules, opened=not args.first_laying_out, confirm_below=confirm_below,
                         strict=args.strict)
     played = list((Counter(t for g in after.groups for t in g) - Counter(t for g in before.groups for t in g)).elements())
+    if args.annotate and not cv2.imwrite(str(args.annotate), evidence(photos, (before, after), ruling, confirm_below)):
+        print(f"rummyref: cannot write {args.annotate}", file=sys.stderr)
+        return 1
     if args.json:
         print(json.dumps({"before": before.to_json(), "after": after.to_json(), "played": played, **ruling.to_json()}))
         return 0
@@ -91,3 +103,35 @@ def run(args: argparse.Namespace) -> int:
         for violation in ruling.check.violations:
             print(f"  {violation}")
     return 0
+
+
+def evidence(photos, readings, ruling, sure: float):
+    """Both photos, each drawn with what was read (:func:`vision.annotate.draw_tiles`), side by side
+    at one height, under a band with the verdict and its reasons (or why the players must look).
+
+    >>> import numpy as np
+    >>> from rummyref.turn_photos import TurnRuling
+    >>> from vision.tiles.reader import TableReading
+    >>> picture = evidence([np.zeros((90, 160, 3), np.uint8)] * 2, [TableReading(())] * 2, TurnRuling(None, "doubts"), 0.7)
+    >>> picture.shape[1], picture.shape[0] > 90
+    (320, True)
+    """
+    import cv2
+    import numpy as np
+
+    from vision.annotate import draw_tiles
+
+    height = min(photo.shape[0] for photo in photos)
+    drawn = [cv2.resize(draw_tiles(photo, reading, sure), (round(photo.shape[1] * height / photo.shape[0]), height))
+             for photo, reading in zip(photos, readings)]
+    side = np.hstack(drawn)
+    if ruling.check is None:
+        lines = [f"needs confirmation: {ruling.asked}"]
+    else:
+        lines = ["legal" if ruling.check.legal else "illegal"] + list(ruling.check.violations)
+    scale = max(0.4, side.shape[1] / 2400)
+    step = int(36 * scale) + 4
+    band = np.full((step * len(lines) + step // 2, side.shape[1], 3), 255, np.uint8)
+    for number, line in enumerate(lines):
+        cv2.putText(band, line, (8, step * (number + 1)), cv2.FONT_HERSHEY_SIMPLEX, scale, (0, 0, 0), max(1, int(2 * scale)))
+    return np.vstack([band, side])

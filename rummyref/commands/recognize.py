@@ -28,7 +28,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="read number tiles of this set (ravensburger: colours Y G B R; rummikub: K B O R) "
                              "instead of cards; a set taught with `rummyref learn-tiles` is used automatically")
     parser.add_argument("--annotate", metavar="OUT.png", type=Path,
-                        help="draw what was seen; with several images OUT_<image name>.png per image")
+                        help="draw what was seen (tiles: outlined with their codes, orange where unsure, the places "
+                             "of doubts ringed in red); with several images OUT_<image name>.png per image")
     add_recognizer_arguments(parser)
     parser.set_defaults(run=run)
 
@@ -94,12 +95,10 @@ def _print_tiles(name: str, reading, as_json: bool) -> None:
 def run(args: argparse.Namespace) -> int:
     import cv2
 
-    from vision.annotate import draw_observations
+    from rummyref.turn_photos import CONFIRM_BELOW as TILE_SURE
+    from vision.annotate import draw_observations, draw_tiles
     from vision.imageio import ImageLoadError, load_image
 
-    if args.tiles and args.annotate:
-        print("rummyref: --annotate draws cards only; leave it out with --tiles", file=sys.stderr)
-        return 2
     if args.annotate and args.annotate.suffix.lower() not in ANNOTATION_FORMATS:
         print(f"rummyref: --annotate {args.annotate}: name a picture file ending in "
               f"{', '.join(sorted(ANNOTATION_FORMATS))}", file=sys.stderr)
@@ -122,18 +121,20 @@ def run(args: argparse.Namespace) -> int:
                 print(f"{name}: error: {error}")
             continue
         if args.tiles:
-            _print_tiles(name, recognizer.read(frame), args.json)
-            sys.stdout.flush()
-            continue
-        observations = recognizer.recognize(frame)
-        if args.json:
-            print(json.dumps({"image": name, "cards": [o.to_json() for o in observations]}))
+            reading = recognizer.read(frame)
+            _print_tiles(name, reading, args.json)
+            picture = draw_tiles(frame, reading, TILE_SURE) if args.annotate else None
         else:
-            listed = " ".join(f"{o.card}({o.confidence:.2f})" for o in observations) or "no cards"
-            print(f"{name}: {listed}")
-        if args.annotate:
+            observations = recognizer.recognize(frame)
+            if args.json:
+                print(json.dumps({"image": name, "cards": [o.to_json() for o in observations]}))
+            else:
+                listed = " ".join(f"{o.card}({o.confidence:.2f})" for o in observations) or "no cards"
+                print(f"{name}: {listed}")
+            picture = draw_observations(frame, observations) if args.annotate else None
+        if picture is not None:
             target = annotation_path(args.annotate, path, len(args.images) > 1)
-            if not cv2.imwrite(str(target), draw_observations(frame, observations)):
+            if not cv2.imwrite(str(target), picture):
                 print(f"rummyref: cannot write {target}", file=sys.stderr)
                 failed += 1
         sys.stdout.flush()
