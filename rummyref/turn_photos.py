@@ -19,8 +19,9 @@ confirmation, and :attr:`TurnRuling.asked` says why. It is never guessed:
 
 One thing is illegal whatever the rest of the table is: a combination left broken on the table
 after the turn. Where the photo after the turn shows one whose every tile is read surely, with no
-sign of a missed tile near it and none without a place (a hand, a row at the frame's edge), the
-turn is ruled illegal for that reason even where doubts elsewhere stop every other reason.
+sign of a missed tile near it (a tile's place, or a row's tiles where the row may hold more) and
+none about no place at all (a hand), the turn is ruled illegal for that reason even where doubts
+elsewhere stop every other reason.
 """
 
 from __future__ import annotations
@@ -182,13 +183,16 @@ def _broken_for_sure(readings: tuple[TableReading, TableReading], tables: list[l
                      confirm_below: float, swapped: set[tuple[int, int]]) -> list[str]:
     """The reasons of the combinations broken on the table after the turn that no missed or
     misread tile can mend: at least three tiles (a piece of one or two is likelier a row read apart
-    than a pair laid; a piece of three or more of a valid combination is one itself), every tile
+    than a pair laid; a piece of three or more of a valid combination is one itself), no tile but
+    a joker twice (likelier one tile read twice than laid so), every tile
     read surely (:func:`_unsure_places`), none seemingly turned into another between the photos
     (``swapped``), no sign of a missed tile within :data:`NEAR_BROKEN` tile heights of any of its
-    tiles, and no such sign without a place."""
-    if any(getattr(d, "at", None) is None for d in readings[1].missing_doubts):
+    tiles (nor of a row that may hold more tiles or go on beyond the frame: its tiles, ``Doubt.near``),
+    and no such sign that is about no place or row (a hand)."""
+    doubts = readings[1].missing_doubts
+    if any(getattr(d, "at", None) is None and not getattr(d, "near", ()) for d in doubts):
         return []
-    missed = [d.at for d in readings[1].missing_doubts]
+    missed = [point for d in doubts for point in ((d.at,) if d.at is not None else d.near)]
     doubted = {group for photo, group, _ in _unsure_places(readings, tables, rules, confirm_below) if photo == 1}
     doubted |= {group for group, _ in swapped}
     rows = _rows(readings[1])
@@ -197,6 +201,8 @@ def _broken_for_sure(readings: tuple[TableReading, TableReading], tables: list[l
         tiles = rows[group]
         if len(tiles) < 3:      # likelier a row read apart or a tile missed than a pair laid
             continue
+        if any(n > 1 for code, n in Counter(t.tile for t in tiles).items() if code != "JK"):
+            continue            # a tile twice: likelier one tile read twice (a row cut into a tile too many)
         near = NEAR_BROKEN * max(_height(t) for t in tiles)
         if group not in doubted and not any(math.dist(t.center, at) < near for t in tiles for at in missed):
             reasons.append(reason)

@@ -37,6 +37,15 @@ def test_check_turn_rules_a_new_run_legal_and_names_the_tiles_played(tmp_path, c
     assert "played: G7 G8 G9" in out and "verdict: legal" in out
 
 
+def test_check_turn_judges_a_first_laying_out_by_its_points(tmp_path, capsys) -> None:
+    photos = _photos(tmp_path, BEFORE + [["G7", "G8", "G9"]], seed=0)
+    assert main(["check-turn", "--json", "--first-laying-out", *photos]) == 0
+    found = json.loads(capsys.readouterr().out)
+    assert found["verdict"] == "illegal" and found["opening_points"] == 24
+    assert main(["check-turn", "--json", "--first-laying-out", "--opening-points", "20", *photos]) == 0
+    assert json.loads(capsys.readouterr().out)["verdict"] == "legal"
+
+
 def test_check_turn_rules_a_broken_combination_illegal_despite_doubts_elsewhere(tmp_path, capsys) -> None:
     photos = _photos(tmp_path, BEFORE + [["G7", "B9", "Y11"]], seed=5)
     assert main(["check-turn", "--json", *photos]) == 0
@@ -101,11 +110,20 @@ def test_a_broken_combination_is_ruled_despite_a_missed_tile_away_from_it() -> N
                                        "neither a set (B9 has another rank) nor a run (two suits)",)
 
 
+def test_a_broken_combination_is_ruled_despite_a_row_elsewhere_that_may_hold_more_tiles() -> None:
+    odd = Doubt("the blob at (45, 20) cut into 3 tile(s) of unusual width", near=[(15, 20), (45, 20), (75, 20)])
+    assert judge_turn(BEFORE_READ, _reading(NO_COMBINATION, [odd]), TileRules()).despite == DESPITE_BROKEN
+    odd_row = Doubt("the blob at (45, 220) cut into 3 tile(s) of unusual width", near=[(15, 220), (45, 220), (75, 220)])
+    assert judge_turn(BEFORE_READ, _reading(NO_COMBINATION, [odd_row]), TileRules()).asked == DOUBTS
+
+
 @pytest.mark.parametrize("after, why", [
     (_reading(NO_COMBINATION, [patch(140, 220)]), DOUBTS),               # a tile may lie at the row's end
     (_reading(NO_COMBINATION, [Doubt("a hand covers part of the table")]), DOUBTS),   # may hide tiles anywhere
     (_reading(NO_COMBINATION, [patch(600, 20)], unsure="B9"), DOUBTS),   # B9 may be a G8
     (_reading(["R1 R2 R3", "B5 G5 Y5", "G7 B9"], [patch(600, 20)]), DOUBTS),   # a pair: likelier a row read apart
+    # a tile twice (as seed 27, turn 1: the run K1-K7 cut into eight tiles, K4 read twice)
+    (_reading(["R1 R2 R3", "B5 G5 Y5", "B8 B9 B10 B10 B11"], [patch(600, 20)]), DOUBTS),
 ])
 def test_a_broken_combination_a_missed_or_misread_tile_may_mend_is_asked_about(after, why) -> None:
     ruling = judge_turn(BEFORE_READ, after, TileRules())

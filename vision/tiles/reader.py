@@ -107,23 +107,29 @@ class Doubt(str):
     where it is about one place where one tile may lie unread or misread: a tile that cannot be
     read, a patch of face colour no tile explains, one tile's room in a line, a lone blob of odd
     width, a tile whose colour or number keeps its row from being a combination. Doubts about
-    several tiles or none in particular (a hand, a row at the frame's edge) have none. ``misread``:
-    the doubt is about the tile read at ``at`` (it may be another tile), not about one missed.
+    several tiles or none in particular (a hand, a row at the frame's edge) have none; where they
+    are about one row, ``near`` holds its tiles' centres (a row whose count may be wrong, one that
+    may go on beyond the frame). ``misread``: the doubt is about the tile read at ``at`` (it may be
+    another tile), not about one missed.
 
     >>> doubt = Doubt("the tile at (10, 20) cannot be read", (10.0, 20.0))
     >>> doubt, doubt.at, Doubt("a hand covers part of the table").at, doubt.misread
     ('the tile at (10, 20) cannot be read', (10.0, 20.0), None, False)
+    >>> Doubt("the tile at (5, 9) touches the frame's edge", near=[(5, 9)]).near
+    ((5.0, 9.0),)
     """
 
     at: Point | None
     misread: bool
+    near: tuple[Point, ...]
 
-    def __new__(cls, why: str, at: Point | None = None, misread: bool = False) -> "Doubt":
+    def __new__(cls, why: str, at: Point | None = None, misread: bool = False, near=()) -> "Doubt":
         if misread and at is None:
             raise ValueError(f"a doubt about a tile read is at that tile: {why!r} has no place")
         doubt = super().__new__(cls, why)
         doubt.at = None if at is None else (float(at[0]), float(at[1]))
         doubt.misread = misread
+        doubt.near = tuple((float(x), float(y)) for x, y in near)
         return doubt
 
 
@@ -502,7 +508,8 @@ class TileReader:
             if abs(pitch / layout.aspect - 1) > self.options.pitch_tolerance and not usual and not (
                     cut[a].row in blank and cut[a].row in second_look):     # a wrong count, or part of a tile
                 doubt = Doubt(f"the blob at ({cut[a].x:.0f}, {cut[a].y:.0f}) cut into {b - a} tile(s) of unusual width",
-                              (cut[a].x, cut[a].y) if b - a == 1 else None)    # a lone tile's place, or a row
+                              (cut[a].x, cut[a].y) if b - a == 1 else None,    # a lone tile's place, or a row
+                              near=[(c.x, c.y) for c in cut[a:b]])
                 if pairs[a:b, :, none].min() >= self.options.bare:
                     blank_blobs.append((cut[a:b], doubt))
                 else:
@@ -547,11 +554,11 @@ class TileReader:
             kept = [k for k, r in enumerate(read) if r]
             if kept and not all(read[kept[0]:kept[-1] + 1]):
                 doubts.append(Doubt(f"a row at ({placed[members[0]].x:.0f}, {placed[members[0]].y:.0f}) has a tile that "
-                                    f"is not one between tiles"))
+                                    f"is not one between tiles", near=[(placed[m].x, placed[m].y) for m in members]))
         # A candidate read surely as no tile is the table: it neither runs off the frame as a row's
         # end nor stands for a row across one tile's room from another.
-        doubts += [Doubt(f"the tile at ({placed[i].x:.0f}, {placed[i].y:.0f}) touches the frame's edge")
-                   for i in at_edge if i not in no_tile]
+        doubts += [Doubt(f"the tile at ({placed[i].x:.0f}, {placed[i].y:.0f}) touches the frame's edge",
+                         near=[(placed[i].x, placed[i].y)]) for i in at_edge if i not in no_tile]
         # One tile's room between two rows in one line may hold a tile the finder missed: a doubt
         # unless a tile is found there or the room is bare table (as a patch no tile explains is).
         rooms = [(point, Doubt(f"one tile's room between the tiles at ({placed[i].x:.0f}, {placed[i].y:.0f}) and "
