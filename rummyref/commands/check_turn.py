@@ -9,7 +9,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from rummyref.commands.recognize import ANNOTATION_FORMATS, build_tile_reader
+from rummyref.commands.recognize import annotation_writable, build_tile_reader
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -54,9 +54,7 @@ def run(args: argparse.Namespace) -> int:
     from rummyref.turn_photos import CONFIRM_BELOW, judge_turn
     from vision.imageio import ImageLoadError, load_image
 
-    if args.annotate and args.annotate.suffix.lower() not in ANNOTATION_FORMATS:
-        print(f"rummyref: --annotate {args.annotate}: name a picture file ending in "
-              f"{', '.join(sorted(ANNOTATION_FORMATS))}", file=sys.stderr)
+    if not annotation_writable(args.annotate):
         return 2
     confirm_below = CONFIRM_BELOW if args.confirm_below is None else args.confirm_below
     if not 0.0 <= confirm_below <= 1.0:

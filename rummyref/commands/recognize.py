@@ -58,6 +58,15 @@ def build_recognizer(args: argparse.Namespace):
     return Recognizer(model_dir=args.model_dir, threads=args.threads, deck=deck, options=options)
 
 
+def annotation_writable(out: Path | None) -> bool:
+    """Whether ``--annotate OUT`` (if given) names a picture format OpenCV writes; says so if not."""
+    if out is not None and out.suffix.lower() not in ANNOTATION_FORMATS:
+        print(f"rummyref: --annotate {out}: name a picture file ending in {', '.join(sorted(ANNOTATION_FORMATS))}",
+              file=sys.stderr)
+        return False
+    return True
+
+
 def annotation_path(out: Path, image: Path, several: bool) -> Path:
     """``OUT.png`` for one image, ``OUT_<stem>.png`` for each of several.
 
@@ -99,9 +108,7 @@ def run(args: argparse.Namespace) -> int:
     from vision.annotate import draw_observations, draw_tiles
     from vision.imageio import ImageLoadError, load_image
 
-    if args.annotate and args.annotate.suffix.lower() not in ANNOTATION_FORMATS:
-        print(f"rummyref: --annotate {args.annotate}: name a picture file ending in "
-              f"{', '.join(sorted(ANNOTATION_FORMATS))}", file=sys.stderr)
+    if not annotation_writable(args.annotate):
         return 2
     try:
         recognizer = build_tile_reader(args) if args.tiles else build_recognizer(args)
