@@ -519,9 +519,17 @@ class TileReader:
         rows: list[list[tuple[Placed, str, float]]] = []
         unread = {blob.number for blob in layout.blobs} - {c.row for c in candidates}
         groups = components(placed)
-        at_edge = [members[i] for members in groups for i in row_ends_at_frame(frame, [placed[i] for i in members])
-                   if candidates[members[i]].row not in blank]      # the rest of its row may lie beyond the frame
-        no_tile: set[int] = set()       # candidates read surely as no tile, the way up of their row
+        for members in groups:
+            for i in row_ends_at_frame(frame, [placed[i] for i in members]):
+                if candidates[members[i]].row not in blank:     # the rest of its row may lie beyond the frame
+                    doubts.append(Doubt(f"the tile at ({placed[members[i]].x:.0f}, {placed[members[i]].y:.0f}) "
+                                        f"touches the frame's edge", near=[(placed[members[i]].x, placed[members[i]].y)]))
+        # One tile's room between two rows in one line may hold a tile the finder missed: a doubt
+        # unless a tile is found there or the room is bare table (as a patch no tile explains is).
+        rooms = [(point, Doubt(f"one tile's room between the tiles at ({placed[i].x:.0f}, {placed[i].y:.0f}) and "
+                               f"({placed[j].x:.0f}, {placed[j].y:.0f}) in one line", point))
+                 for i, j in gaps(placed, groups)
+                 for point in [((placed[i].x + placed[j].x) / 2, (placed[i].y + placed[j].y) / 2)]]
         for row, members in enumerate(groups):
             # One way up for the whole row: the way its tiles read best together.
             ref = placed[members[0]].angle
@@ -547,24 +555,12 @@ class TileReader:
                     dropped.append(placed[i])
                     if p[none] < self.options.sure_none:
                         unreadable.append(by_index[i])
-                    else:
-                        no_tile.add(i)
                     continue
                 rows[-1].append((by_index[i], CLASS_CODES[self._classes[best]], float(p[best])))
             kept = [k for k, r in enumerate(read) if r]
             if kept and not all(read[kept[0]:kept[-1] + 1]):
                 doubts.append(Doubt(f"a row at ({placed[members[0]].x:.0f}, {placed[members[0]].y:.0f}) has a tile that "
                                     f"is not one between tiles", near=[(placed[m].x, placed[m].y) for m in members]))
-        # A candidate read surely as no tile is the table: it neither runs off the frame as a row's
-        # end nor stands for a row across one tile's room from another.
-        doubts += [Doubt(f"the tile at ({placed[i].x:.0f}, {placed[i].y:.0f}) touches the frame's edge",
-                         near=[(placed[i].x, placed[i].y)]) for i in at_edge if i not in no_tile]
-        # One tile's room between two rows in one line may hold a tile the finder missed: a doubt
-        # unless a tile is found there or the room is bare table (as a patch no tile explains is).
-        rooms = [(point, Doubt(f"one tile's room between the tiles at ({placed[i].x:.0f}, {placed[i].y:.0f}) and "
-                               f"({placed[j].x:.0f}, {placed[j].y:.0f}) in one line", point))
-                 for i, j in gaps(placed, groups) if not {i, j} & no_tile
-                 for point in [((placed[i].x + placed[j].x) / 2, (placed[i].y + placed[j].y) / 2)]]
         # Look again where a tile may have been missed: beyond the ends of each row, and at the
         # patches of face colour no tile explains; a tile read there surely is found, and the
         # doubts it answers go.
