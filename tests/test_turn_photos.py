@@ -57,6 +57,9 @@ def test_check_turn_rules_a_broken_combination_illegal_despite_doubts_elsewhere(
     assert [v for v in found["violations"] if "(G7 B9 Y11) is not a valid group or run" in v]
     assert main(["check-turn", "--json", "--strict", *photos]) == 0
     assert json.loads(capsys.readouterr().out)["verdict"] == "needs confirmation"
+    assert main(["check-turn", *photos]) == 0
+    out = capsys.readouterr().out      # the doubts numbered as --annotate rings them, then the verdict and why
+    assert "  doubt 1: " in out and "the verdict stands whatever the doubted tiles are" in out and "verdict: illegal" in out
 
 
 def test_check_turn_draws_the_evidence_and_recognize_draws_the_tiles(tmp_path, capsys) -> None:

@@ -86,8 +86,8 @@ def run(args: argparse.Namespace) -> int:
         return 0
     for name, reading in (("before", before), ("after", after)):
         print(f"{name}: {'  '.join(' '.join(group) for group in reading.groups) or 'no tiles'}")
-        for doubt in reading.doubts:
-            print(f"  doubt: {doubt}")
+        for number, doubt in enumerate(reading.doubts, 1):     # numbered as --annotate rings them
+            print(f"  doubt {number}: {doubt}")
     print(f"played: {' '.join(played) or 'nothing'}")
     if ruling.despite:
         print(f"the verdict stands whatever the doubted tiles are ({ruling.despite})")
