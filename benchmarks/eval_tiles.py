@@ -20,9 +20,9 @@
    unless the photo after the turn shows a combination left broken, read surely, with no sign of a
    missed tile near it: that turn is illegal whatever the rest is (since session 26).
    ``--ask-every-unsure`` asks wherever a tile is unsure, doubted or may be missed (before session
-   25). The camera sees the table, not the racks: a turn whose true tables alone give another verdict than the true rack (a table tile taken back and
-   its twin laid from the rack) cannot be told by any reading and is counted apart ("not to be
-   told from the tables"). The turns are photographed as ``hardware.fov`` plans the mount, the whole
+   25). The camera sees the table, not the racks: a turn whose true tables alone give another
+   verdict than the true rack (a table tile taken back and its twin laid from the rack) cannot be
+   told by any reading and is counted apart ("not to be told from the tables"). The turns are photographed as ``hardware.fov`` plans the mount, the whole
    table in view with a margin (``TileSceneParams.in_view``); ``--cut-by-frame`` photographs them as
    before session 24, when the camera's tilt cut a tile at the frame's edge in about a fifth of the
    turns (there a reader that never guesses asks, as the rest of such a row may lie beyond). Turns

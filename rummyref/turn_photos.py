@@ -34,7 +34,7 @@ from engine.tiles import (
     TileRuleError, TileRules, TurnCheck, broken_groups, check_turn_despite, groups_gone, parse_groups,
     replaced_in_place,
 )
-from vision.tiles.reader import TableReading, TileObservation
+from vision.tiles.reader import TableReading
 
 CONFIRM_BELOW = 0.7
 """A tile read less sure than this may be another (chosen on rendered tables: readings at least
@@ -97,7 +97,7 @@ def judge_turn(before: TableReading, after: TableReading, rules: TileRules = Til
     ``strict``: ask wherever a tile is read unsurely, doubted or may be missed, even where it
     cannot change the verdict (the rule before session 25).
 
-    >>> from vision.tiles.reader import Doubt
+    >>> from vision.tiles.reader import Doubt, TileObservation
     >>> square = lambda x, y: ((x, y), (x + 8, y), (x + 8, y + 8), (x, y + 8))
     >>> def reading(rows, doubts=()):
     ...     return TableReading(tuple(TileObservation(code, 0.99, square(10 * c, 10 * r), r)
@@ -121,33 +121,26 @@ def judge_turn(before: TableReading, after: TableReading, rules: TileRules = Til
     except TileRuleError:
         return TurnRuling(None, IMPOSSIBLE)
     unsure = any(r.least_confidence() < confirm_below for r in readings)
-    if any(r.missing_doubts for r in readings) or (strict and (unsure or any(r.doubts for r in readings))):
-        ruling = TurnRuling(None, " and ".join(why for why, seen in ((UNSURE, unsure), (DOUBTS, any(r.doubts for r in readings)))
-                                               if seen))
-    elif broken_groups(tables[0], rules):     # the table before the turn was valid: a row read apart, a tile read twice
-        ruling = TurnRuling(None, BROKEN_BEFORE)
-    elif groups_gone(*tables):
+    doubted = any(r.doubts for r in readings)
+    if strict and (unsure or doubted):
+        return TurnRuling(None, " and ".join(why for why, seen in ((UNSURE, unsure), (DOUBTS, doubted)) if seen))
+
+    def unless_broken(why: str) -> TurnRuling:
+        asked = TurnRuling(None, why)
+        return asked if strict else _broken_for_sure(readings, tables, rules, confirm_below, asked)
+
+    if any(r.missing_doubts for r in readings):
+        return unless_broken(DOUBTS)
+    if broken_groups(tables[0], rules):     # the table before the turn was valid: a row read apart, a tile read twice
+        return unless_broken(BROKEN_BEFORE)
+    if groups_gone(*tables):
         return TurnRuling(None, ROW_GONE)
-    else:
-        ruling = _despite_unsure(readings, tables, rules, opened, confirm_below)
-    if ruling.check is not None or strict:
-        return ruling
-    swapped = {place for _, _, place in replaced_in_place(*tables)}
-    broken = _broken_for_sure(readings, tables, rules, confirm_below, swapped)
-    return TurnRuling(TurnCheck(False, tuple(broken), None), despite=DESPITE_BROKEN) if broken else ruling
-
-
-def _despite_unsure(readings: tuple[TableReading, TableReading], tables: list[list[list]], rules: TileRules,
-                    opened: bool, confirm_below: float) -> TurnRuling:
-    """The verdict where no tile read unsurely or doubted as misread, nor one that seems to have
-    turned into another, can change it (:func:`engine.tiles.check_turn_despite`)."""
     places = _unsure_places(readings, tables, rules, confirm_below)
     swapped = [(1, *place) for _, _, place in replaced_in_place(*tables)]
     check = check_turn_despite(*tables, places + swapped, opened=opened, rules=rules)
-    if check is None:
-        unsure = any(r.least_confidence() < confirm_below for r in readings)
-        return TurnRuling(None, UNSURE if unsure else SWAPPED if swapped else DOUBTED)
-    return TurnRuling(check, despite=DESPITE_UNSURE if places or swapped else "")
+    if check is not None:
+        return TurnRuling(check, despite=DESPITE_UNSURE if places or swapped else "")
+    return unless_broken(UNSURE if unsure else SWAPPED if swapped else DOUBTED)
 
 
 def _unsure_places(readings: tuple[TableReading, TableReading], tables: list[list[list]], rules: TileRules,
@@ -157,7 +150,7 @@ def _unsure_places(readings: tuple[TableReading, TableReading], tables: list[lis
     valid combination that the other photo shows too, tile for tile or extended or shortened
     (:func:`_one_holds_the_other`), that tile in it read at least :data:`SURE_TWICE` sure. Tiles do
     not change, so the same combination on both photos is the same tiles, seen twice."""
-    rows = [_rows(r) for r in readings]
+    rows = [r.rows for r in readings]
     places = []
     for photo, reading in enumerate(readings):
         misread = set(reading.unsure_places(0.0))
@@ -180,22 +173,22 @@ def _one_holds_the_other(first: Counter, second: Counter) -> bool:
 
 
 def _broken_for_sure(readings: tuple[TableReading, TableReading], tables: list[list[list]], rules: TileRules,
-                     confirm_below: float, swapped: set[tuple[int, int]]) -> list[str]:
-    """The reasons of the combinations broken on the table after the turn that no missed or
-    misread tile can mend: at least three tiles (a piece of one or two is likelier a row read apart
-    than a pair laid; a piece of three or more of a valid combination is one itself), no tile but
-    a joker twice (likelier one tile read twice than laid so), every tile
-    read surely (:func:`_unsure_places`), none seemingly turned into another between the photos
-    (``swapped``), no sign of a missed tile within :data:`NEAR_BROKEN` tile heights of any of its
-    tiles (nor of a row that may hold more tiles or go on beyond the frame: its tiles, ``Doubt.near``),
-    and no such sign that is about no place or row (a hand)."""
+                     confirm_below: float, asked: TurnRuling) -> TurnRuling:
+    """The turn ruled illegal for the combinations broken on the table after it that no missed or
+    misread tile can mend, else ``asked``. Such a combination has at least three tiles (a piece of
+    one or two is likelier a row read apart than a pair laid; a piece of three or more of a valid
+    combination is one itself), no tile but a joker twice (likelier one tile read twice than laid
+    so), every tile read surely (:func:`_unsure_places`), none seemingly turned into another
+    between the photos, no sign of a missed tile within :data:`NEAR_BROKEN` tile heights of any of
+    its tiles (nor of a row that may hold more tiles or go on beyond the frame: ``Doubt.near``),
+    and the photo lists no such sign that is about no place or row (a hand)."""
     doubts = readings[1].missing_doubts
     if any(getattr(d, "at", None) is None and not getattr(d, "near", ()) for d in doubts):
-        return []
+        return asked
     missed = [point for d in doubts for point in ((d.at,) if d.at is not None else d.near)]
     doubted = {group for photo, group, _ in _unsure_places(readings, tables, rules, confirm_below) if photo == 1}
-    doubted |= {group for group, _ in swapped}
-    rows = _rows(readings[1])
+    doubted |= {group for _, _, (group, _) in replaced_in_place(*tables)}
+    rows = readings[1].rows
     reasons = []
     for group, reason in broken_groups(tables[1], rules).items():
         tiles = rows[group]
@@ -203,22 +196,7 @@ def _broken_for_sure(readings: tuple[TableReading, TableReading], tables: list[l
             continue
         if any(n > 1 for code, n in Counter(t.tile for t in tiles).items() if code != "JK"):
             continue            # a tile twice: likelier one tile read twice (a row cut into a tile too many)
-        near = NEAR_BROKEN * max(_height(t) for t in tiles)
+        near = NEAR_BROKEN * max(t.height for t in tiles)
         if group not in doubted and not any(math.dist(t.center, at) < near for t in tiles for at in missed):
             reasons.append(reason)
-    return reasons
-
-
-def _rows(reading: TableReading) -> list[list[TileObservation]]:
-    """The observations of each group of :attr:`TableReading.groups`, in the same order."""
-    found: dict[int, list[TileObservation]] = {}
-    for tile in reading.tiles:
-        found.setdefault(tile.row, []).append(tile)
-    return list(found.values())
-
-
-def _height(tile: TileObservation) -> float:
-    """A tile's longer side in the photo."""
-    corners = tile.outline
-    return max(math.dist(corners[0], corners[1]), math.dist(corners[1], corners[2]))
-
+    return TurnRuling(TurnCheck(False, tuple(reasons), None), despite=DESPITE_BROKEN) if reasons else asked

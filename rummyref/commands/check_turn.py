@@ -43,7 +43,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                              "with their codes, orange where unsure, doubts ringed in red) under the verdict")
     parser.add_argument("--model-dir", type=Path, help="directory with tiles-classifier.onnx")
     parser.add_argument("--threads", type=int, default=1, help="inference threads (default 1)")
-    parser.set_defaults(run=run, min_confidence=0.3)
+    parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -123,10 +123,7 @@ def evidence(photos, readings, ruling, sure: float):
     drawn = [cv2.resize(draw_tiles(photo, reading, sure), (round(photo.shape[1] * height / photo.shape[0]), height))
              for photo, reading in zip(photos, readings)]
     side = np.hstack(drawn)
-    if ruling.check is None:
-        lines = [f"needs confirmation: {ruling.asked}"]
-    else:
-        lines = ["legal" if ruling.check.legal else "illegal"] + list(ruling.check.violations)
+    lines = [f"{ruling.verdict}: {ruling.asked}"] if ruling.check is None else [ruling.verdict, *ruling.check.violations]
     scale = max(0.4, side.shape[1] / 2400)
     step = int(36 * scale) + 4
     band = np.full((step * len(lines) + step // 2, side.shape[1], 3), 255, np.uint8)

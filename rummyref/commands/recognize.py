@@ -89,7 +89,9 @@ def build_tile_reader(args: argparse.Namespace):
     profile = learned_profile(args.tiles)
     if profile is not None:
         print(f"rummyref: using the {args.tiles} tiles learned with learn-tiles", file=sys.stderr)
-    options = replace(TileReaderOptions(), min_confidence=args.min_confidence)
+    options = TileReaderOptions()
+    if getattr(args, "min_confidence", None) is not None:      # recognize's own option; check-turn reads as the reader does
+        options = replace(options, min_confidence=args.min_confidence)
     return TileReader(args.model_dir, threads=args.threads, palette=PALETTES[args.tiles], profile=profile, options=options)
 
 

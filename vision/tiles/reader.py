@@ -24,7 +24,6 @@ from __future__ import annotations
 import copy
 import functools
 import math
-from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -101,6 +100,12 @@ class TileObservation:
     def center(self) -> Point:
         return (sum(p[0] for p in self.outline) / 4, sum(p[1] for p in self.outline) / 4)
 
+    @property
+    def height(self) -> float:
+        """The tile's longer side in the photo."""
+        corners = self.outline
+        return max(math.dist(corners[0], corners[1]), math.dist(corners[1], corners[2]))
+
 
 class Doubt(str):
     """A reason a reading may be incomplete, in words, with the image point it is about (``at``)
@@ -108,8 +113,8 @@ class Doubt(str):
     read, a patch of face colour no tile explains, one tile's room in a line, a lone blob of odd
     width, a tile whose colour or number keeps its row from being a combination. Doubts about
     several tiles or none in particular (a hand, a row at the frame's edge) have none; where they
-    are about one row, ``near`` holds its tiles' centres (a row whose count may be wrong, one that
-    may go on beyond the frame). ``misread``: the doubt is about the tile read at ``at`` (it may be
+    are about one row, ``near`` holds the centres of the tiles they are about (a row whose count
+    may be wrong, the end tile of one that may go on beyond the frame). ``misread``: the doubt is about the tile read at ``at`` (it may be
     another tile), not about one missed.
 
     >>> doubt = Doubt("the tile at (10, 20) cannot be read", (10.0, 20.0))
@@ -169,11 +174,16 @@ class TableReading:
         return not self.doubts
 
     @property
-    def groups(self) -> list[list[str]]:
-        found: dict[int, list[str]] = {}
+    def rows(self) -> list[list[TileObservation]]:
+        """The tiles of each group of :attr:`groups`, in the same order."""
+        found: dict[int, list[TileObservation]] = {}
         for tile in self.tiles:
-            found.setdefault(tile.row, []).append(tile.tile)
+            found.setdefault(tile.row, []).append(tile)
         return list(found.values())
+
+    @property
+    def groups(self) -> list[list[str]]:
+        return [[tile.tile for tile in row] for row in self.rows]
 
     def least_confidence(self) -> float:
         return min((t.confidence for t in self.tiles), default=1.0)
@@ -195,15 +205,8 @@ class TableReading:
         ([(0, 1), (1, 1)], ('a hand',))
         """
         doubted = [d.at for d in self.doubts if getattr(d, "misread", False)]
-        groups: dict[int, int] = {}
-        taken: Counter[int] = Counter()
-        places = []
-        for tile in self.tiles:
-            group = groups.setdefault(tile.row, len(groups))
-            if tile.confidence < below or any(math.dist(tile.center, at) < 1.0 for at in doubted):
-                places.append((group, taken[tile.row]))
-            taken[tile.row] += 1
-        return places
+        return [(group, position) for group, row in enumerate(self.rows) for position, tile in enumerate(row)
+                if tile.confidence < below or any(math.dist(tile.center, at) < 1.0 for at in doubted)]
 
     def to_json(self) -> dict:
         return {"tiles": [t.to_json() for t in self.tiles], "groups": self.groups, "doubts": list(self.doubts)}
