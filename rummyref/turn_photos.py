@@ -125,9 +125,12 @@ def judge_turn(before: TableReading, after: TableReading, rules: TileRules = Til
     if strict and (unsure or doubted):
         return TurnRuling(None, " and ".join(why for why, seen in ((UNSURE, unsure), (DOUBTS, doubted)) if seen))
 
+    places = _unsure_places(readings, tables, rules, confirm_below)
+    swapped = [(1, *place) for _, _, place in replaced_in_place(*tables)]
+
     def unless_broken(why: str) -> TurnRuling:
         asked = TurnRuling(None, why)
-        return asked if strict else _broken_for_sure(readings, tables, rules, confirm_below, asked)
+        return asked if strict else _broken_for_sure(readings[1], tables[1], rules, places + swapped, asked)
 
     if any(r.missing_doubts for r in readings):
         return unless_broken(DOUBTS)
@@ -135,8 +138,6 @@ def judge_turn(before: TableReading, after: TableReading, rules: TileRules = Til
         return unless_broken(BROKEN_BEFORE)
     if groups_gone(*tables):
         return TurnRuling(None, ROW_GONE)
-    places = _unsure_places(readings, tables, rules, confirm_below)
-    swapped = [(1, *place) for _, _, place in replaced_in_place(*tables)]
     check = check_turn_despite(*tables, places + swapped, opened=opened, rules=rules)
     if check is not None:
         return TurnRuling(check, despite=DESPITE_UNSURE if places or swapped else "")
@@ -172,25 +173,24 @@ def _one_holds_the_other(first: Counter, second: Counter) -> bool:
     return smaller >= 3 and (not first - second or not second - first)
 
 
-def _broken_for_sure(readings: tuple[TableReading, TableReading], tables: list[list[list]], rules: TileRules,
-                     confirm_below: float, asked: TurnRuling) -> TurnRuling:
+def _broken_for_sure(after: TableReading, table: list[list], rules: TileRules, unsure: list[tuple[int, int, int]],
+                     asked: TurnRuling) -> TurnRuling:
     """The turn ruled illegal for the combinations broken on the table after it that no missed or
     misread tile can mend, else ``asked``. Such a combination has at least three tiles (a piece of
     one or two is likelier a row read apart than a pair laid; a piece of three or more of a valid
     combination is one itself), no tile but a joker twice (likelier one tile read twice than laid
-    so), every tile read surely (:func:`_unsure_places`), none seemingly turned into another
-    between the photos, no sign of a missed tile within :data:`NEAR_BROKEN` tile heights of any of
+    so), no tile among ``unsure`` (read unsurely, doubted as misread or seemingly turned into
+    another between the photos: (photo, group, position)), no sign of a missed tile within :data:`NEAR_BROKEN` tile heights of any of
     its tiles (nor of a row that may hold more tiles or go on beyond the frame: ``Doubt.near``),
     and the photo lists no such sign that is about no place or row (a hand)."""
-    doubts = readings[1].missing_doubts
+    doubts = after.missing_doubts
     if any(getattr(d, "at", None) is None and not getattr(d, "near", ()) for d in doubts):
         return asked
     missed = [point for d in doubts for point in ((d.at,) if d.at is not None else d.near)]
-    doubted = {group for photo, group, _ in _unsure_places(readings, tables, rules, confirm_below) if photo == 1}
-    doubted |= {group for _, _, (group, _) in replaced_in_place(*tables)}
-    rows = readings[1].rows
+    doubted = {group for photo, group, _ in unsure if photo == 1}
+    rows = after.rows
     reasons = []
-    for group, reason in broken_groups(tables[1], rules).items():
+    for group, reason in broken_groups(table, rules).items():
         tiles = rows[group]
         if len(tiles) < 3:      # likelier a row read apart or a tile missed than a pair laid
             continue
