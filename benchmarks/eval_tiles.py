@@ -47,7 +47,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from engine.cards import PALETTES, parse_tiles  # noqa: E402
 from engine.tiles import TileRules, check_turn, parse_groups  # noqa: E402
 from rummyref.turn_photos import DESPITE_BROKEN, DESPITE_UNSURE, UNSURE, judge_turn as judge_turn_photos  # noqa: E402
-from vision.synth.tiles import TileSceneParams, deal_rows, render_tile_scene  # noqa: E402
+from vision.synth.tiles import TileSceneParams, deal_rows, render_tile_scene, render_tile_turn  # noqa: E402
+from vision.tiles.change import table_change  # noqa: E402
 from vision.tiles.evaluation import evaluate_tables  # noqa: E402
 from vision.tiles.reader import TileReader  # noqa: E402
 
@@ -128,14 +129,17 @@ def cut_by_frame(scene) -> bool:
 def judge_turn(reader: TileReader, rng: np.random.Generator, palette_name: str, kind: str,
                confirm_below: float, doubts: Counter | None = None, alone: Counter | None = None,
                in_view: bool = True, ask_every_unsure: bool = False,
-               despite: Counter | None = None) -> tuple[str, str, bool]:
+               despite: Counter | None = None, one_table: bool = True) -> tuple[str, str, bool]:
     """'right', 'wrong', 'confirm' or 'hidden' (the true tables alone give another verdict than
     the true rack) for one rendered turn, why a confirmation was asked (``doubts`` counts the
     kinds of doubt the two readings listed, ``alone`` the one thing that stopped a turn where
     only one did: :func:`stoppers`), and whether a photo cuts a tile at the frame's edge
     (:func:`cut_by_frame`; ``in_view``: :attr:`TileSceneParams.in_view`). A turn ruled despite
     unsure tiles or doubts (:attr:`rummyref.turn_photos.TurnRuling.despite`) counts its outcome in
-    ``despite`` under (what it was ruled despite, outcome); ``ask_every_unsure``: the strict rule."""
+    ``despite`` under (what it was ruled despite, outcome); ``ask_every_unsure``: the strict rule.
+    ``one_table``: both photos by one still camera over one table (:func:`render_tile_turn`), judged
+    by what changed (:func:`vision.tiles.change.table_change`); else each photo of its own table,
+    light and set (before session 27)."""
     palette = PALETTES[palette_name]
     rules = TileRules(palette=palette)
     while True:
@@ -143,7 +147,10 @@ def judge_turn(reader: TileReader, rng: np.random.Generator, palette_name: str, 
         params = TileSceneParams(palette=palette_name, fonts="heldout", scattered=(0, 0), hands=0.0, light_tables=False,
                                  tile_height=(40.0, 64.0), in_view=in_view)
         seed = int(rng.integers(2**31))
-        scenes = [render_tile_scene(np.random.default_rng([seed, k]), params, rows) for k, rows in enumerate((before, after))]
+        if one_table:
+            scenes = render_tile_turn(np.random.default_rng(seed), params, before, after)
+        else:
+            scenes = [render_tile_scene(np.random.default_rng([seed, k]), params, rows) for k, rows in enumerate((before, after))]
         if all(len(scene.rows) == len(rows) for scene, rows in zip(scenes, (before, after))):
             break
     cut = any(cut_by_frame(scene) for scene in scenes)
@@ -159,7 +166,9 @@ def judge_turn(reader: TileReader, rng: np.random.Generator, palette_name: str, 
     stopped_by = stoppers(readings, confirm_below)
     if doubts is not None:
         doubts.update({doubt_kind(d) for r in readings for d in r.doubts})
-    ruling = judge_turn_photos(*readings, rules, opened=True, confirm_below=confirm_below, strict=ask_every_unsure)
+    change = table_change(*(scene.image for scene in scenes)) if one_table else None
+    ruling = judge_turn_photos(*readings, rules, opened=True, confirm_below=confirm_below, strict=ask_every_unsure,
+                               change=change)
     if ruling.check is None:
         if alone is not None and len(stopped_by) == 1:
             alone.update(stopped_by)
@@ -191,6 +200,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cut-by-frame", action="store_true",
                         help="photograph the turns as before session 24: rows up to the frame's edge, which the "
                              "camera's tilt cuts in about a fifth of the turns (default: the whole table in view)")
+    parser.add_argument("--independent-photos", action="store_true",
+                        help="photograph each turn's two tables apart, each on its own table in its own light with its own "
+                             "tile set and layout, and judge them without comparing the photos (before session 27; default: "
+                             "one camera over one table, the photos alike but for the turn, judged by what changed)")
     args = parser.parse_args(argv)
     reader = TileReader(args.model_dir)
     started = time.monotonic()
@@ -213,7 +226,7 @@ def main(argv: list[str] | None = None) -> int:
         kind = TURN_KINDS[turn % len(TURN_KINDS)]
         result, why, cut = judge_turn(reader, rng, list(PALETTES)[turn % 2], kind, args.confirm_below, doubts, alone,
                                       in_view=not args.cut_by_frame, ask_every_unsure=args.ask_every_unsure,
-                                      despite=despite)
+                                      despite=despite, one_table=not args.independent_photos)
         cut_turns[result] += cut
         outcomes[result] += 1
         reasons[why] += bool(why)

@@ -17,6 +17,15 @@ confirmation, and :attr:`TurnRuling.asked` says why. It is never guessed:
   shortened), that tile in it read surely, is taken as read: tiles do not change, so it is the
   same tile seen twice.
 
+Where both photos are by one still camera (:func:`vision.tiles.change.table_change`), the turn is
+judged by what changed. The table before a turn is valid (it was judged at the end of the turn
+before), so a row that lies where the photos are alike (no change within :data:`CLEAR` tile
+heights of any of its tiles) is as valid after the turn as before and plays no part in it: such
+rows are left out of both readings where each photo's are read alike (the same tiles in the same
+places), and then so are the signs of a missed tile that lie where nothing changed (a tile missed
+there is missed in both photos, and it lies in a row that did not change). A change that no tile
+read in either photo covers is a sign of a missed tile (:data:`CHANGE_UNREAD`).
+
 One thing is illegal whatever the rest of the table is: a combination left broken on the table
 after the turn. Where the photo after the turn shows one whose every tile is read surely, with no
 sign of a missed tile near it (a tile's place, or a row's tiles where the row may hold more) and
@@ -30,11 +39,14 @@ import math
 from collections import Counter
 from dataclasses import dataclass
 
+import numpy as np
+
 from engine.tiles import (
     TileRuleError, TileRules, TurnCheck, broken_groups, check_turn_despite, groups_gone, parse_groups,
     replaced_in_place,
 )
-from vision.tiles.reader import TableReading
+from vision.tiles.change import TableChange
+from vision.tiles.reader import Doubt, TableReading, TileObservation
 
 CONFIRM_BELOW = 0.7
 """A tile read less sure than this may be another (chosen on rendered tables: readings at least
@@ -47,6 +59,12 @@ tile of it (the next tile of its row lies about one tile width away)."""
 SURE_TWICE = 0.9
 """A tile read less sure than the bar in one photo is taken as read where the other photo shows
 its combination too, that tile in it read at least this sure (:func:`_unsure_places`)."""
+
+CLEAR = 1.5
+"""A tile this many tile heights from every change between the photos lies where the table did not change
+(the next tile of its row would lie one tile width on)."""
+
+CHANGE_UNREAD = "a change on the table at ({:.0f}, {:.0f}) where no tile is read"
 
 UNSURE = "a tile read unsure"
 DOUBTS = "doubts"
@@ -92,10 +110,12 @@ class TurnRuling:
 
 
 def judge_turn(before: TableReading, after: TableReading, rules: TileRules = TileRules(), opened: bool = True,
-               confirm_below: float = CONFIRM_BELOW, strict: bool = False) -> TurnRuling:
+               confirm_below: float = CONFIRM_BELOW, strict: bool = False,
+               change: TableChange | None = None) -> TurnRuling:
     """The turn between two readings of the table, or why it must be confirmed (module docstring).
     ``strict``: ask wherever a tile is read unsurely, doubted or may be missed, even where it
-    cannot change the verdict (the rule before session 25).
+    cannot change the verdict (the rule before session 25). ``change``: where the two photos
+    differ, if they are by one still camera: the turn is judged by what changed.
 
     >>> from vision.tiles.reader import Doubt, TileObservation
     >>> square = lambda x, y: ((x, y), (x + 8, y), (x + 8, y + 8), (x, y + 8))
@@ -115,6 +135,8 @@ def judge_turn(before: TableReading, after: TableReading, rules: TileRules = Til
     >>> judge_turn(before, reading(["R1 R2 R3", "G5 B9 Y11"], [near])).asked
     'doubts'
     """
+    if change is not None and not strict:
+        before, after = by_change(before, after, change)
     readings = (before, after)
     try:
         tables = [parse_groups(r.groups, rules) for r in readings]
@@ -200,3 +222,56 @@ def _broken_for_sure(after: TableReading, table: list[list], rules: TileRules, u
         if group not in doubted and not any(math.dist(t.center, at) < near for t in tiles for at in missed):
             reasons.append(reason)
     return TurnRuling(TurnCheck(False, tuple(reasons), None), despite=DESPITE_BROKEN) if reasons else asked
+
+
+def by_change(before: TableReading, after: TableReading, change: TableChange) -> tuple[TableReading, TableReading]:
+    """The two readings without the rows that lie where the table did not change, and so without
+    the signs of a missed tile there where both photos read those rows alike; with a sign of a
+    missed tile (:data:`CHANGE_UNREAD`) added to ``after`` for each change no tile read covers
+    (module docstring).
+
+    >>> import numpy as np
+    >>> from vision.tiles.change import TableChange
+    >>> square = lambda x, y: ((x, y), (x + 30, y), (x + 30, y + 40), (x, y + 40))
+    >>> def reading(rows, doubts=()):
+    ...     return TableReading(tuple(TileObservation(code, 0.99, square(100 + 40 * c, 100 + 200 * r), r)
+    ...                               for r, row in enumerate(rows) for c, code in enumerate(row.split())), doubts)
+    >>> changed = np.zeros((90, 160), bool); changed[37:43, 12:28] = True     # where the second row was laid
+    >>> glare = Doubt("a tile-sized patch of face colour at (600, 120) is no tile found", (600, 120))
+    >>> first, second = by_change(reading(["R1 R2 R3"], [glare]), reading(["R1 R2 R3", "G5 G6 G7"], [glare]),
+    ...                           TableChange(changed, 8.0))
+    >>> first.groups, second.groups, second.doubts
+    ([], [['G5', 'G6', 'G7']], ())
+    """
+    heights = [t.height for t in before.tiles + after.tiles]
+    if not heights:
+        return before, after
+    quiet = [{n for n, row in enumerate(r.rows) if all(change.distance(t.center) >= CLEAR * t.height for t in row)}
+             for r in (before, after)]
+    pairs = [(m, n) for m in quiet[0] for n in quiet[1] if _alike(before.rows[m], after.rows[n])]
+    standing = [{m for m, _ in pairs}, {n for _, n in pairs}]
+    all_alike = standing == quiet
+    height = float(np.median(heights))
+
+    def near_change(doubt) -> bool:
+        places = [doubt.at] if getattr(doubt, "at", None) is not None else list(getattr(doubt, "near", ()))
+        return not places or any(change.distance(p) < CLEAR * height for p in places)
+
+    def without(reading: TableReading, rows: set[int], extra: tuple = ()) -> TableReading:
+        tiles = tuple(t for n, row in enumerate(reading.rows) if n not in rows for t in row)
+        doubts = tuple(d for d in reading.doubts if not all_alike or getattr(d, "misread", False) or near_change(d))
+        return TableReading(tiles, doubts + extra)
+
+    outlines = [np.asarray(t.outline, np.float32) for t in before.tiles + after.tiles]
+    unread = tuple(Doubt(CHANGE_UNREAD.format(*at), at) for at in change.unexplained(outlines, 0.7 * height ** 2))
+    return without(before, standing[0]), without(after, standing[1], unread)
+
+
+def _alike(first: list[TileObservation], second: list[TileObservation]) -> bool:
+    """Whether two rows read in two photos are the same tiles in the same places."""
+    if len(first) != len(second):
+        return False
+    for order in (second, second[::-1]):
+        if all(a.tile == b.tile and math.dist(a.center, b.center) < 0.3 * a.height for a, b in zip(first, order)):
+            return True
+    return False

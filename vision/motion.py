@@ -74,7 +74,7 @@ class MotionDetector:
         area = self._area(small.shape[:2])
         grey = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (5, 5), 0).astype(np.float32)
         grey *= 128.0 / max(float(grey[area].mean()), 1.0)
-        skin = _largest_patch(skin_mask(small) & area) / max(int(area.sum()), 1)
+        skin = int(_largest_patch(skin_mask(small) & area).sum()) / max(int(area.sum()), 1)
         if skin > TABLE_SHARE:
             # The table itself is skin-toned (wood, a beige cloth): taken as a hand, no frame was ever
             # still there. A hand on it is told from it by reaching in and by its colour (hand_share).
@@ -160,7 +160,7 @@ def shrink(image: np.ndarray, width: int) -> np.ndarray:
 def hand_share(frame: np.ndarray, width: int = 160, ignore: list[np.ndarray] | None = None,
                opaque: bool = False) -> float:
     """The share of the frame under its largest skin-coloured patch that reaches the frame's
-    edge: a hand or arm reaching in over the table. A skin-coloured patch of the table itself
+    edge: a hand or arm reaching in over the table (:func:`hand_patch`). A skin-coloured patch of the table itself
     (a wood grain stripe, a check of the cloth) mostly lies inside the frame, and a patch over
     :data:`TABLE_SHARE` of the frame is the table; there only skin-coloured pixels
     :data:`AWAY_FROM_TABLE` from the table's median colour can be a hand. ``ignore``:
@@ -186,6 +186,20 @@ def hand_share(frame: np.ndarray, width: int = 160, ignore: list[np.ndarray] | N
     >>> round(hand_share(wood), 3)
     0.069
     """
+    patch = hand_patch(frame, width, ignore, opaque)
+    return float(patch.mean())
+
+
+def hand_patch(frame: np.ndarray, width: int = 160, ignore: list[np.ndarray] | None = None,
+               opaque: bool = False) -> np.ndarray:
+    """The patch (bool, the frame scaled to ``width``) that :func:`hand_share` takes for a hand,
+    all False where none.
+
+    >>> frame = np.zeros((90, 160, 3), np.uint8); frame[:] = (40, 120, 40)   # green cloth
+    >>> frame[40:90, 100:120] = (90, 120, 200)           # an arm reaching in from the bottom
+    >>> patch = hand_patch(frame); int(patch.sum()), bool(patch[60, 110]), bool(patch[20, 20])
+    (1000, True, False)
+    """
     small = shrink(frame, width)
     skin = skin_mask(small, WIDE_SKIN_CR if opaque else SKIN_CR)
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
@@ -206,11 +220,12 @@ def hand_share(frame: np.ndarray, width: int = 160, ignore: list[np.ndarray] | N
 
         def keep(patch: np.ndarray) -> bool:
             return solid(patch, known > 0) and hand_like(finer()[0], patch, finer()[1])
-    share = _largest_patch(skin, reaching_edge=True, at_most=int(TABLE_SHARE * skin.size), keep=keep) / skin.size
+    patch = _largest_patch(skin, reaching_edge=True, at_most=int(TABLE_SHARE * skin.size), keep=keep)
     lab = lab.astype(np.float32)
     table = np.median(lab.reshape(-1, 3), axis=0)
     away = np.hypot(np.hypot(lab[..., 1] - table[1], lab[..., 2] - table[2]), (lab[..., 0] - table[0]) / 2) > AWAY_FROM_TABLE
-    return max(share, _largest_patch(skin & away, reaching_edge=True, keep=keep) / skin.size)
+    other = _largest_patch(skin & away, reaching_edge=True, keep=keep)
+    return other if other.sum() > patch.sum() else patch
 
 
 HOLES = 0.05
@@ -286,13 +301,14 @@ def hand_like(lab: np.ndarray, patch: np.ndarray, known: np.ndarray | None = Non
     return sharp and hiding
 
 
-def _largest_patch(mask: np.ndarray, reaching_edge: bool = False, at_most: int | None = None, keep=None) -> int:
-    """Pixels in the largest connected patch of ``mask`` after an opening removes specks (with
+def _largest_patch(mask: np.ndarray, reaching_edge: bool = False, at_most: int | None = None, keep=None) -> np.ndarray:
+    """The largest connected patch (bool) of ``mask`` after an opening removes specks (with
     ``reaching_edge``, of the patches that touch the mask's border; with ``at_most``, of the
-    patches no bigger; with ``keep``, a function of a patch (bool mask), of those it keeps).
+    patches no bigger; with ``keep``, a function of a patch (bool mask), of those it keeps); all
+    False where none is.
 
     >>> mask = np.zeros((20, 20), bool); mask[2:12, 2:10] = True; mask[15, 15] = True
-    >>> _largest_patch(mask), _largest_patch(mask, reaching_edge=True)
+    >>> int(_largest_patch(mask).sum()), int(_largest_patch(mask, reaching_edge=True).sum())
     (80, 0)
     """
     opened = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
@@ -308,6 +324,8 @@ def _largest_patch(mask: np.ndarray, reaching_edge: bool = False, at_most: int |
     if at_most is not None:
         wanted &= stats[:, cv2.CC_STAT_AREA] <= at_most
     for k in np.argsort(-stats[:, cv2.CC_STAT_AREA]):
-        if wanted[k] and (keep is None or keep(labels == numbers[k])):
-            return int(stats[k, cv2.CC_STAT_AREA])
-    return 0
+        if wanted[k]:
+            patch = labels == numbers[k]
+            if keep is None or keep(patch):
+                return patch
+    return np.zeros(mask.shape, bool)

@@ -16,6 +16,7 @@ and, sometimes, a hand over the tiles.
 
 from __future__ import annotations
 
+import difflib
 import math
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -519,6 +520,54 @@ def render_tile_scene(rng: np.random.Generator, params: TileSceneParams | None =
     return _photograph(rng, params, style, tiles, laid, tile_h)
 
 
+def render_tile_turn(rng: np.random.Generator, params: TileSceneParams, before: list[list[str]],
+                     after: list[list[str]]) -> tuple[TileScene, TileScene]:
+    """Two photos of one table by one fixed camera, before and after a turn: the same tile set, table,
+    light and camera, the tiles laid the same way but for the turn's changes. Row ``i`` of ``after``
+    is row ``i`` of ``before`` with tiles put in or taken out (a run extended, a tile taken back, in
+    place: the others do not move); rows beyond ``before``'s are new. The photos differ elsewhere only
+    as two photos a little apart do (sensor noise, exposure). A row that finds no room is left out of
+    both (compare :attr:`TileScene.rows` with what was asked).
+
+    >>> first, second = render_tile_turn(np.random.default_rng(0), TileSceneParams(480, 320, "ravensburger"),
+    ...                                  [["R1", "R2", "R3"]], [["R1", "R2", "R3", "R4"], ["B5", "G5", "Y5"]])
+    >>> [t.code for t in first.tiles], [[second.tiles[k].code for k in row] for row in second.rows]
+    (['R1', 'R2', 'R3'], [['R1', 'R2', 'R3', 'R4'], ['B5', 'G5', 'Y5']])
+    """
+    both, only = [], ([], [])           # the union of each row; where each photo's own tiles lie in it
+    for number in range(max(len(before), len(after))):
+        first = before[number] if number < len(before) else []
+        second = after[number] if number < len(after) else []
+        row: list[str] = []
+        for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, first, second, autojunk=False).get_opcodes():
+            if op != "insert":
+                only[0].extend((number, len(row) + k) for k in range(i2 - i1) if op != "equal")
+                row.extend(first[i1:i2])
+            if op != "delete" and op != "equal":
+                only[1].extend((number, len(row) + k) for k in range(j2 - j1))
+                row.extend(second[j1:j2])
+        both.append(row)
+    name = params.palette if params.palette != "any" else list(PALETTES)[rng.integers(len(PALETTES))]
+    style = TileStyle.random(rng, name, tile_fonts(params.fonts), vary_glyphs=params.fonts == "train",
+                             stretch=params.glyph_stretch)
+    tile_h = float(rng.uniform(*params.tile_height))
+    tiles, laid = _layout(rng, params, PALETTES[name], tile_h, style.aspect, both)
+    placed, next_row = {}, 0            # (union row, position) -> tile number, for the rows that found room
+    for members in laid:
+        while [tiles[k].code for k in members] != both[next_row]:
+            next_row += 1
+        placed.update({(next_row, position): k for position, k in enumerate(members)})
+        next_row += 1
+    table, shared = random_tile_table(rng, params), int(rng.integers(2**31))
+    photos = []
+    for photo in (0, 1):
+        away = frozenset(placed[spot] for spot in only[1 - photo] if spot in placed)
+        copies = [replace(tile, outline=tile.outline.copy()) for tile in tiles]
+        photos.append(_photograph(np.random.default_rng(shared), params, style, copies, laid, tile_h, table, away,
+                                  moment=np.random.default_rng([shared, photo])))
+    return photos[0], photos[1]
+
+
 def render_learning_layout(rng: np.random.Generator, palette: str, fonts: str = "heldout", width: int = 1600,
                            height: int = 900) -> TileScene:
     """A photo of the guided layout of :mod:`vision.tiles.learn`: one row per colour of the
@@ -550,9 +599,21 @@ def random_tile_table(rng: np.random.Generator, params: TileSceneParams) -> np.n
 
 
 def _photograph(rng: np.random.Generator, params: TileSceneParams, style: TileStyle, tiles: list[TileAnnotation],
-                rows: list[list[int]], tile_h: float, table: np.ndarray | None = None) -> TileScene:
+                rows: list[list[int]], tile_h: float, table: np.ndarray | None = None,
+                away: frozenset[int] = frozenset(), moment: np.random.Generator | None = None) -> TileScene:
     """Draw laid-out tiles on a table (``table``, else a random one), cover some with a hand, and
-    take the photo."""
+    take the photo. ``away``: tiles (numbers into ``tiles``) left off the table, drawing ``rng`` as
+    if they were there, so that a photo with them and one without are alike but for them;
+    ``moment``: draws what differs between two photos taken a little apart by one camera (its
+    sensor's noise, the exposure)."""
+    if away:
+        kept = [k for k in range(len(tiles)) if k not in away]
+        number = {k: n for n, k in enumerate(kept)}
+        rows = [[number[k] for k in row if k in number] for row in rows]
+        rows = [row for row in rows if row]
+        for n, row in enumerate(rows):
+            for k in row:
+                tiles[kept[k]].row = n
     w, h = params.width, params.height
     image = (random_tile_table(rng, params) if table is None else table).astype(np.float32)
     labels = np.zeros((h, w), np.int32)
@@ -563,7 +624,9 @@ def _photograph(rng: np.random.Generator, params: TileSceneParams, style: TileSt
               rng.uniform(0.25, 0.55) if has_shadow else 0.0)
     for k, tile in enumerate(tiles):
         face, alpha = draw_tile(rng, tile.code, style)
-        _draw(image, labels, face * rng.uniform(0.95, 1.05), alpha, tile, k + 1, shadow)
+        shade = rng.uniform(0.95, 1.05)
+        if k not in away:
+            _draw(image, labels, face * shade, alpha, tile, k + 1, shadow)
     areas = np.bincount(labels.ravel(), minlength=len(tiles) + 1)
     if rng.random() < params.hands and tiles:
         target = tiles[int(rng.integers(len(tiles)))].center
@@ -575,6 +638,9 @@ def _photograph(rng: np.random.Generator, params: TileSceneParams, style: TileSt
         tile.visible = float(seen[k + 1] / max(1, areas[k + 1]))
     image, tiles = _tilt(rng, image, tiles, params.tilt)
     image = _light_cast(rng, image)
+    if moment is not None:
+        image = effects.sensor_noise(moment, image * np.float32(moment.uniform(0.97, 1.03)))
+    tiles = [tile for k, tile in enumerate(tiles) if k not in away]
     return TileScene(effects.photograph(rng, image, params.effects), style.palette, tiles, rows)
 
 

@@ -32,7 +32,7 @@ import numpy as np
 
 from engine.cards import RAVENSBURGER, TilePalette
 from vision.decks import DeckProfile, classifier_digest
-from vision.motion import RESTING_HAND_SHARE, hand_share
+from vision.motion import RESTING_HAND_SHARE, hand_patch
 from vision.recognizer import DEFAULT_MODEL_DIR, Networks, _session, _softmax
 from vision.tiles.grouping import Placed, components, gaps, outline, reading_order
 from vision.tiles.labels import CLASS_CODES, NONE_CLASS, UPSIDE_CLASS, palette_classes
@@ -625,8 +625,11 @@ class TileReader:
         # as tiles are no hand (faces in warm light are skin-coloured; a light hand may pass as face),
         # nor is a skin-coloured patch the table shows through (glare, grain, or holes: the cloth
         # between a pattern's dots) or that has a soft rim.
-        if hand_share(frame, ignore=[np.array(o.outline) for o in observations], opaque=True) > RESTING_HAND_SHARE:
-            doubts.append(Doubt("a hand covers part of the table"))
+        hand = hand_patch(frame, ignore=[np.array(o.outline) for o in observations], opaque=True)
+        if hand.mean() > RESTING_HAND_SHARE:
+            scale = frame.shape[1] / hand.shape[1]
+            ys, xs = np.nonzero(hand)
+            doubts.append(Doubt("a hand covers part of the table", near=zip((xs + 0.5) * scale, (ys + 0.5) * scale)))
         if not observations:
             if layout.contrast_only:    # light patches of the table's grain, nothing to tell from an empty table
                 return TableReading((), (Doubt("no tile found"),))
