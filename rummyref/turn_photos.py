@@ -22,8 +22,9 @@ judged by what changed. The table before a turn is valid (it was judged at the e
 before), so a row that lies where the photos are alike (no change within :data:`CLEAR` tile
 heights of any of its tiles) is as valid after the turn as before and plays no part in it: such
 rows are left out of both readings where each photo's are read alike (the same tiles in the same
-places), and then so are the signs of a missed tile that lie where nothing changed (a tile missed
-there is missed in both photos, and it lies in a row that did not change). A change that no tile
+places), and where all of them are (one at least), so are the signs of a missed tile that lie where
+nothing changed (a tile missed there is missed in both photos, and it lies in a row that did not
+change). A change that no tile
 read in either photo covers is a sign of a missed tile (:data:`CHANGE_UNREAD`).
 
 One thing is illegal whatever the rest of the table is: a combination left broken on the table
@@ -250,7 +251,8 @@ def by_change(before: TableReading, after: TableReading, change: TableChange) ->
              for r in (before, after)]
     pairs = [(m, n) for m in quiet[0] for n in quiet[1] if _alike(before.rows[m], after.rows[n])]
     standing = [{m for m, _ in pairs}, {n for _, n in pairs}]
-    all_alike = standing == quiet
+    # The photos agree where nothing changed: every row there is read alike in both, and one at least is.
+    all_alike = standing == quiet and bool(standing[0])
     height = float(np.median(heights))
 
     def near_change(doubt) -> bool:

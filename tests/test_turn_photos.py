@@ -11,20 +11,30 @@ import pytest
 
 from engine.tiles import TileRules
 from rummyref.cli import main
-from rummyref.turn_photos import BROKEN_BEFORE, DESPITE_BROKEN, DOUBTS, UNSURE, judge_turn
-from vision.synth.tiles import TileSceneParams, render_tile_scene
-from vision.tiles.reader import Doubt, TableReading, TileObservation
+from rummyref.turn_photos import BROKEN_BEFORE, DESPITE_BROKEN, DOUBTS, UNSURE, by_change, judge_turn
+from vision.synth.tiles import TileSceneParams, render_tile_scene, render_tile_turn
+from vision.tiles.change import table_change
+from vision.tiles.reader import Doubt, TableReading, TileObservation, TileReader
 
 BEFORE = [["R1", "R2", "R3"], ["B5", "G5", "Y5"]]
 
 
-def _photos(tmp_path, after: list[list[str]], seed: int) -> list[str]:
-    """The table before and after the turn, photographed as the benchmark does (held-out font)."""
-    params = TileSceneParams(palette="ravensburger", fonts="heldout", scattered=(0, 0), hands=0.0, light_tables=False,
-                             tile_height=(40.0, 64.0), in_view=True)
+PARAMS = TileSceneParams(palette="ravensburger", fonts="heldout", scattered=(0, 0), hands=0.0, light_tables=False,
+                         tile_height=(40.0, 64.0), in_view=True)
+"""The benchmark's turns (held-out font)."""
+
+
+def _photos(tmp_path, after: list[list[str]], seed: int, before: list[list[str]] = BEFORE,
+            one_camera: bool = False) -> list[str]:
+    """The table before and after the turn, photographed as the benchmark does: each on its own
+    table in its own light, or (``one_camera``) by one still camera, alike but for the turn."""
+    if one_camera:
+        scenes = render_tile_turn(np.random.default_rng(seed), PARAMS, before, after)
+    else:
+        scenes = [render_tile_scene(np.random.default_rng([seed, photo]), PARAMS, rows)
+                  for photo, rows in enumerate((before, after))]
     paths = []
-    for photo, rows in enumerate((BEFORE, after)):
-        scene = render_tile_scene(np.random.default_rng([seed, photo]), params, rows)
+    for photo, (scene, rows) in enumerate(zip(scenes, (before, after))):
         assert len(scene.rows) == len(rows)
         paths.append(str(tmp_path / f"{('before', 'after')[photo]}.png"))
         cv2.imwrite(paths[-1], scene.image)
@@ -162,3 +172,61 @@ def test_a_table_before_the_turn_read_with_a_broken_combination_is_asked_about()
     before = _reading(["Y5 JK R5 B5", "G1 G2 G3", "G3 G4"], unsure=(1, 2))
     after = _reading(["Y5 JK R5 B5", "G1 G2 G3 G4", "G9 R9 Y9 B9"])
     assert judge_turn(before, after, TileRules()).asked == BROKEN_BEFORE
+
+
+TABLE = [["R1", "R2", "R3"], ["B5", "G5", "Y5"], ["Y9", "Y10", "Y11", "Y12"]]
+
+
+def test_check_turn_judges_by_what_changed_where_one_camera_took_both_photos(tmp_path, capsys) -> None:
+    """Seed 43: in both photos the reader takes a patch of the table at the frame's edge for a hand.
+    Nothing changed there, nor around the three rows that were on the table before; the run laid is
+    all that changed, and the turn is legal. Judged without comparing the photos, the hand is asked about."""
+    photos = _photos(tmp_path, TABLE + [["G7", "G8", "G9"]], seed=43, before=TABLE, one_camera=True)
+    assert main(["check-turn", "--json", *photos]) == 0
+    found = json.loads(capsys.readouterr().out)
+    assert "a hand covers part of the table" in found["before"]["doubts"] + found["after"]["doubts"]
+    assert found["verdict"] == "legal" and found["played"] == ["G7", "G8", "G9"] and found["rows_unchanged"] == 3
+    assert main(["check-turn", "--json", "--camera-moved", *photos]) == 0
+    found = json.loads(capsys.readouterr().out)
+    assert found["verdict"] == "needs confirmation" and found["why"] == DOUBTS and found["rows_unchanged"] is None
+    assert main(["check-turn", "--annotate", str(tmp_path / "evidence.png"), *photos]) == 0
+    assert "3 of the 3 rows before the turn lie where nothing changed" in capsys.readouterr().out
+    assert cv2.imread(str(tmp_path / "evidence.png")) is not None
+
+
+def test_a_tile_taken_back_is_illegal_by_what_changed(tmp_path, capsys) -> None:
+    photos = _photos(tmp_path, [["R1", "R2", "R3"], ["B5", "G5", "Y5"], ["Y9", "Y10", "Y11"]], seed=0, before=TABLE,
+                     one_camera=True)
+    assert main(["check-turn", "--json", *photos]) == 0
+    found = json.loads(capsys.readouterr().out)
+    assert found["verdict"] == "illegal" and found["rows_unchanged"] == 2
+    assert [v for v in found["violations"] if "Y12" in v]
+
+
+@pytest.fixture(scope="module")
+def reader() -> TileReader:
+    return TileReader()
+
+
+def test_a_change_no_tile_read_explains_is_asked_about(reader) -> None:
+    """As if the reader had missed the run laid: the photo after the turn read as the one before.
+    Nothing read explains the change where the run lies, so the turn is asked about, not ruled
+    "no tile played"."""
+    first, second = render_tile_turn(np.random.default_rng(0), PARAMS, TABLE, TABLE + [["G7", "G8", "G9"]])
+    laid = np.mean([second.tiles[k].center for k in second.rows[3]], axis=0)
+    reading = reader.read(first.image)
+    change = table_change(first.image, second.image)
+    ruling = judge_turn(reading, reading, TileRules(), change=change)
+    assert ruling.verdict == "needs confirmation" and ruling.asked == DOUBTS
+    left, right = by_change(reading, reading, change)
+    assert left.groups == right.groups == []        # every row read lies where nothing changed
+    unread = [d for d in right.doubts if d.startswith("a change on the table")]
+    assert unread and all(np.linalg.norm(np.subtract(d.at, laid)) < 2 * second.tiles[0].height for d in unread)
+
+
+def test_photos_that_differ_all_over_are_not_compared() -> None:
+    """Another table, or the camera moved: nothing is known of what changed."""
+    first, second = (render_tile_scene(np.random.default_rng([3, photo]), PARAMS, TABLE).image for photo in (0, 1))
+    assert table_change(first, second) is None
+    assert table_change(first, first[:-1]) is None
+    assert table_change(first, first.copy()).changed.sum() == 0

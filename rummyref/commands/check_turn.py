@@ -37,10 +37,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="a tile read less sure than this may be another (default 0.7)")
     parser.add_argument("--strict", action="store_true",
                         help="ask wherever a tile is read unsurely or may be missed, even where it cannot change the verdict")
+    parser.add_argument("--camera-moved", action="store_true",
+                        help="the photos are not by one still camera: judge both readings in full (by default the "
+                             "photos are compared, and the rows where nothing changed are taken as they were; photos "
+                             "of another size, or that differ all over, are never compared)")
     parser.add_argument("--json", action="store_true", help="one JSON object")
     parser.add_argument("--annotate", metavar="OUT.png", type=Path,
                         help="the evidence as a picture: both photos side by side with what was read (tiles outlined "
-                             "with their codes, orange where unsure, doubts ringed in red) under the verdict")
+                             "with their codes, orange where unsure, doubts ringed in red; what changed between the "
+                             "photos tinted blue) under the verdict")
     parser.add_argument("--model-dir", type=Path, help="directory with tiles-classifier.onnx")
     parser.add_argument("--threads", type=int, default=1, help="inference threads (default 1)")
     parser.set_defaults(run=run)
@@ -51,8 +56,9 @@ def run(args: argparse.Namespace) -> int:
 
     from engine.cards import PALETTES
     from engine.tiles import TileRules
-    from rummyref.turn_photos import CONFIRM_BELOW, judge_turn
+    from rummyref.turn_photos import CONFIRM_BELOW, by_change, judge_turn
     from vision.imageio import ImageLoadError, load_image
+    from vision.tiles.change import table_change
 
     if not annotation_writable(args.annotate):
         return 2
@@ -75,20 +81,29 @@ def run(args: argparse.Namespace) -> int:
         return 2
     rules = TileRules(palette=PALETTES[args.tiles], jokers=args.jokers, opening_points=args.opening_points)
     before, after = (reader.read(photo) for photo in photos)
+    change = None if args.camera_moved else table_change(*photos)
+    unchanged = len(before.rows) - len(by_change(before, after, change)[0].rows) if change is not None else None
     ruling = judge_turn(before, after, rules, opened=not args.first_laying_out, confirm_below=confirm_below,
-                        strict=args.strict)
+                        strict=args.strict, change=change)
     played = list((Counter(t for g in after.groups for t in g) - Counter(t for g in before.groups for t in g)).elements())
-    if args.annotate and not cv2.imwrite(str(args.annotate), evidence(photos, (before, after), ruling, confirm_below)):
+    if args.annotate and not cv2.imwrite(str(args.annotate), evidence(photos, (before, after), ruling, confirm_below,
+                                                                      change)):
         print(f"rummyref: cannot write {args.annotate}", file=sys.stderr)
         return 1
     if args.json:
-        print(json.dumps({"before": before.to_json(), "after": after.to_json(), "played": played, **ruling.to_json()}))
+        print(json.dumps({"before": before.to_json(), "after": after.to_json(), "played": played,
+                          "rows_unchanged": unchanged, **ruling.to_json()}))
         return 0
     for name, reading in (("before", before), ("after", after)):
         print(f"{name}: {'  '.join(' '.join(group) for group in reading.groups) or 'no tiles'}")
         for number, doubt in enumerate(reading.doubts, 1):     # numbered as --annotate rings them
             print(f"  doubt {number}: {doubt}")
     print(f"played: {' '.join(played) or 'nothing'}")
+    if unchanged is None:
+        print("the photos were not compared" + ("" if args.camera_moved else ": another size, or they differ all over"))
+    else:
+        print(f"the photos were compared: {unchanged} of the {len(before.rows)} rows before the turn lie where nothing "
+              f"changed, read alike in both; they are taken as they were")
     if ruling.despite:
         print(f"the verdict stands whatever the doubted tiles are ({ruling.despite})")
     if ruling.check is None:
@@ -103,9 +118,10 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def evidence(photos, readings, ruling, sure: float):
+def evidence(photos, readings, ruling, sure: float, change=None):
     """Both photos, each drawn with what was read (:func:`vision.annotate.draw_tiles`), side by side
-    at one height, under a band with the verdict and its reasons (or why the players must look).
+    at one height, under a band with the verdict and its reasons (or why the players must look);
+    what changed between them (``change``, :class:`vision.tiles.change.TableChange`) tinted blue.
 
     >>> import numpy as np
     >>> from rummyref.turn_photos import TurnRuling
@@ -119,8 +135,16 @@ def evidence(photos, readings, ruling, sure: float):
 
     from vision.annotate import draw_tiles
 
+    def marked(photo, reading):
+        picture = draw_tiles(photo, reading, sure)
+        if change is not None:
+            tint = cv2.resize(change.changed.astype(np.uint8), (photo.shape[1], photo.shape[0]),
+                              interpolation=cv2.INTER_NEAREST) > 0
+            picture[tint] = picture[tint] // 2 + np.uint8((127, 0, 0))
+        return picture
+
     height = min(photo.shape[0] for photo in photos)
-    drawn = [cv2.resize(draw_tiles(photo, reading, sure), (round(photo.shape[1] * height / photo.shape[0]), height))
+    drawn = [cv2.resize(marked(photo, reading), (round(photo.shape[1] * height / photo.shape[0]), height))
              for photo, reading in zip(photos, readings)]
     side = np.hstack(drawn)
     lines = [f"{ruling.verdict}: {ruling.asked}"] if ruling.check is None else [ruling.verdict, *ruling.check.violations]

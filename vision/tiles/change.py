@@ -4,11 +4,11 @@ A turn changes the table in a few places: a row laid, a tile put at a row's end,
 out. Where the two photos are alike, the table is as it was, whatever the reader makes of it;
 :func:`rummyref.turn_photos.judge_turn` uses that to judge a turn by what changed. The photos
 are compared on a copy :data:`WORK_WIDTH` pixels wide, each colour channel scaled to the same
-median (a camera's exposure and white balance drift a little between photos) and blurred a
-little (sensor noise): a pixel whose colour moved by more than :data:`CHANGED` is changed. Where
-more than :data:`MOVED` of the frame changed, the photos are not one camera's view of one
-table (the camera was moved, a lamp switched on) and nothing is known: :func:`table_change`
-gives ``None``.
+median (a camera's exposure and white balance drift a little between photos, by at most
+:data:`DRIFT`) and blurred a little (sensor noise): a pixel whose colour moved by more than :data:`CHANGED` is changed. Where
+more than :data:`MOVED` of the frame changed, or the colours drifted further, the photos are not
+one camera's view of one table (the camera was moved, a lamp switched on) and nothing is known:
+:func:`table_change` gives ``None``.
 
 >>> before = np.full((360, 640, 3), (40, 110, 30), np.uint8)      # green cloth
 >>> after = before.copy()
@@ -39,7 +39,9 @@ CHANGED = 24.0
 """A pixel whose colour (BGR, after the exposure is matched and the noise blurred) moved by more than this changed."""
 BRIGHTER = 0.08
 """... and by this share of its brightness more (exposure drifts scale the light parts most; glare clips)."""
-MOVED = 0.25
+DRIFT = 1.25
+"""Exposure and white balance drift between two photos by one camera by at most this factor (per colour channel)."""
+MOVED = 0.15
 """Where more than this share of the frame changed, the photos are not of one table by one still camera."""
 UNREAD_SHARE = 0.3
 """A changed patch this big (in tile faces) that no tile read in either photo covers is a change unread."""
@@ -93,8 +95,11 @@ def table_change(before: np.ndarray, after: np.ndarray) -> TableChange | None:
     size = (WORK_WIDTH, max(1, round(before.shape[0] / scale)))
     first, second = (cv2.GaussianBlur(cv2.resize(image, size, interpolation=cv2.INTER_AREA).astype(np.float32), (0, 0), 1.0)
                      for image in (before, after))
-    # Exposure and white balance drift between photos: match each channel's median.
-    second *= np.median(first.reshape(-1, 3), axis=0) / np.maximum(np.median(second.reshape(-1, 3), axis=0), 1.0)
+    # Exposure and white balance drift between photos: match each channel's median, by a little.
+    gain = np.median(first.reshape(-1, 3), axis=0) / np.maximum(np.median(second.reshape(-1, 3), axis=0), 1.0)
+    if not np.all((gain >= 1 / DRIFT) & (gain <= DRIFT)):
+        return None
+    second *= gain
     bright = np.maximum(np.linalg.norm(first, axis=2), np.linalg.norm(second, axis=2))
     changed = np.linalg.norm(first - second, axis=2) > CHANGED + BRIGHTER * bright
     changed = cv2.morphologyEx(changed.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)) > 0
