@@ -25,7 +25,9 @@ rows are left out of both readings where each photo's are read alike (the same t
 places), and where all of them are (one at least), so are the signs of a missed tile that lie where
 nothing changed (a tile missed there is missed in both photos, and it lies in a row that did not
 change). A change that no tile
-read in either photo covers is a sign of a missed tile (:data:`CHANGE_UNREAD`).
+read in either photo covers is a sign of a missed tile (:data:`CHANGE_UNREAD`); one in the photo
+after the turn where a tile was read before it and its face changed (:data:`FACE_GONE`) is not: that
+tile was taken away (a tile there would show a face as before).
 
 One thing is illegal whatever the rest of the table is: a combination left broken on the table
 after the turn. Where the photo after the turn shows one whose every tile is read surely, with no
@@ -40,6 +42,7 @@ import math
 from collections import Counter
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 from engine.tiles import (
@@ -64,6 +67,10 @@ its combination too, that tile in it read at least this sure (:func:`_unsure_pla
 CLEAR = 1.5
 """A tile this many tile heights from every change between the photos lies where the table did not change
 (the next tile of its row would lie one tile width on)."""
+
+FACE_GONE = 0.6
+"""A tile read before the turn whose outline changed this much between the photos, with no tile read there
+after it, was taken away: another tile in its place would leave its face's colour as it was."""
 
 CHANGE_UNREAD = "a change on the table at ({:.0f}, {:.0f}) where no tile is read"
 
@@ -259,14 +266,22 @@ def by_change(before: TableReading, after: TableReading, change: TableChange) ->
         places = [doubt.at] if getattr(doubt, "at", None) is not None else list(getattr(doubt, "near", ()))
         return not places or any(change.distance(p) < CLEAR * height for p in places)
 
-    def without(reading: TableReading, rows: set[int], extra: tuple = ()) -> TableReading:
+    gone = [np.asarray(t.outline, np.float32) for t in before.tiles if change.share(t.outline) >= FACE_GONE
+            and not any(math.dist(t.center, seen.center) < 0.5 * t.height for seen in after.tiles)]
+
+    def taken_away(doubt) -> bool:
+        at = getattr(doubt, "at", None)
+        return at is not None and any(cv2.pointPolygonTest(outline, at, False) >= 0 for outline in gone)
+
+    def without(reading: TableReading, rows: set[int], extra: tuple = (), photo: int = 0) -> TableReading:
         tiles = tuple(t for n, row in enumerate(reading.rows) if n not in rows for t in row)
-        doubts = tuple(d for d in reading.doubts if not all_alike or getattr(d, "misread", False) or near_change(d))
+        doubts = tuple(d for d in reading.doubts if getattr(d, "misread", False)
+                       or (near_change(d) or not all_alike) and not (photo == 1 and taken_away(d)))
         return TableReading(tiles, doubts + extra)
 
     outlines = [np.asarray(t.outline, np.float32) for t in before.tiles + after.tiles]
     unread = tuple(Doubt(CHANGE_UNREAD.format(*at), at) for at in change.unexplained(outlines, 0.7 * height ** 2))
-    return without(before, standing[0]), without(after, standing[1], unread)
+    return without(before, standing[0]), without(after, standing[1], unread, photo=1)
 
 
 def _alike(first: list[TileObservation], second: list[TileObservation]) -> bool:

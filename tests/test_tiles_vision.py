@@ -207,6 +207,10 @@ def test_glare_on_a_hand_free_table_is_no_hand_but_a_hand_hiding_a_tile_is(reade
     matched = match(handed, reading)
     assert any(tile.visible < 0.95 and t not in matched for t, tile in enumerate(handed.tiles))   # a tile is hidden
     assert "a hand covers part of the table" in reading.doubts, reading.doubts
+    # The doubt names the pixels the hand covers (a still table's unchanged parts are judged without it).
+    hand = next(d for d in reading.doubts if d == "a hand covers part of the table")
+    hidden = [tile for t, tile in enumerate(handed.tiles) if tile.visible < 0.95 and t not in matched]
+    assert all(min(math.dist(point, tile.center) for point in hand.near) < tile.height for tile in hidden)
 
 
 def test_a_tile_in_a_dark_spot_is_found_by_the_contrast_look_and_read(reader):

@@ -13,7 +13,7 @@ from engine.tiles import TileRules
 from rummyref.cli import main
 from rummyref.turn_photos import BROKEN_BEFORE, DESPITE_BROKEN, DOUBTS, UNSURE, by_change, judge_turn
 from vision.synth.tiles import TileSceneParams, render_tile_scene, render_tile_turn
-from vision.tiles.change import table_change
+from vision.tiles.change import TableChange, table_change
 from vision.tiles.reader import Doubt, TableReading, TileObservation, TileReader
 
 BEFORE = [["R1", "R2", "R3"], ["B5", "G5", "Y5"]]
@@ -230,3 +230,31 @@ def test_photos_that_differ_all_over_are_not_compared() -> None:
     assert table_change(first, second) is None
     assert table_change(first, first[:-1]) is None
     assert table_change(first, first.copy()).changed.sum() == 0
+
+
+def test_a_tile_taken_out_of_a_row_leaves_the_table_where_its_face_was(tmp_path, capsys) -> None:
+    """Seed 0: Y10 taken out of the run Y9-Y12 leaves one tile's room in the line, which the
+    reader cannot tell from a tile it missed. The photos can: where Y10 was read before the turn,
+    its face turned into the table."""
+    photos = _photos(tmp_path, [["R1", "R2", "R3"], ["B5", "G5", "Y5"], ["Y9", "Y11", "Y12"]], seed=0, before=TABLE,
+                     one_camera=True)
+    assert main(["check-turn", "--json", *photos]) == 0
+    found = json.loads(capsys.readouterr().out)
+    assert [d for d in found["after"]["doubts"] if d.startswith("one tile's room")]
+    assert found["verdict"] == "illegal" and [v for v in found["violations"] if "Y10" in v]
+    assert main(["check-turn", "--json", "--camera-moved", *photos]) == 0
+    assert json.loads(capsys.readouterr().out)["verdict"] == "needs confirmation"
+
+
+def test_a_place_whose_face_stayed_may_still_hold_a_missed_tile() -> None:
+    """Where only a tile's number changed (another tile put in its place), the doubt stays."""
+    before = _reading(["Y9 Y10 Y11"])
+    room = Doubt("one tile's room between the tiles at (15, 20) and (75, 20) in one line", (45, 20))
+    after = TableReading(tuple(t for t in before.tiles if t.tile != "Y10"), (room,))
+    ink = np.zeros((30, 60), bool)            # the photos at half size: Y10 lay at x 15..30, y 0..20
+    ink[6:12, 20:25] = True                   # a few pixels of the place changed: the number
+    face = np.zeros((30, 60), bool)
+    face[0:21, 15:31] = True                  # the whole place changed: the face is gone
+    for changed, kept in ((ink, True), (face, False)):
+        _, judged = by_change(before, after, TableChange(changed, 2.0))
+        assert (room in judged.doubts) == kept

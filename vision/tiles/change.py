@@ -20,6 +20,8 @@ one camera's view of one table (the camera was moved, a lamp switched on) and no
 [(315.0, 120.0)]
 >>> change.unexplained([np.array([(300, 100), (330, 100), (330, 140), (300, 140)])], 1200.0)
 []
+>>> change.share([(300, 100), (330, 100), (330, 140), (300, 140)]), change.share([(0, 0), (30, 0), (30, 40), (0, 40)])
+(1.0, 0.0)
 >>> table_change(before, np.zeros_like(before)) is None            # all of it changed: the camera moved
 True
 """
@@ -67,6 +69,12 @@ class TableChange:
         x = min(max(int(round(point[0] / self.scale)), 0), width - 1)
         y = min(max(int(round(point[1] / self.scale)), 0), height - 1)
         return float(self.distances[y, x]) * self.scale
+
+    def share(self, outline: Sequence[Sequence[float]]) -> float:
+        """The share of the pixels inside ``outline`` (frame pixels) that changed."""
+        inside = np.zeros(self.changed.shape, np.uint8)
+        cv2.fillPoly(inside, [np.round(np.asarray(outline, np.float32) / self.scale).astype(np.int32)], 1)
+        return float(self.changed[inside > 0].mean()) if inside.any() else 0.0
 
     def unexplained(self, outlines: Sequence[np.ndarray], tile_area: float) -> list[tuple[float, float]]:
         """Centres (frame pixels) of the changed patches of at least :data:`UNREAD_SHARE` of
