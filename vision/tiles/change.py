@@ -43,6 +43,9 @@ BRIGHTER = 0.08
 """... and by this share of its brightness more (exposure drifts scale the light parts most; glare clips)."""
 DRIFT = 1.25
 """Exposure and white balance drift between two photos by one camera by at most this factor (per colour channel)."""
+DARK = 32.0
+DARK_DRIFT = 10.0
+"""A channel whose median is under ``DARK`` is matched by at most ``DARK_DRIFT`` levels, unscaled."""
 MOVED = 0.15
 """Where more than this share of the frame changed, the photos are not of one table by one still camera."""
 UNREAD_SHARE = 0.3
@@ -103,11 +106,14 @@ def table_change(before: np.ndarray, after: np.ndarray) -> TableChange | None:
     size = (WORK_WIDTH, max(1, round(before.shape[0] / scale)))
     first, second = (cv2.GaussianBlur(cv2.resize(image, size, interpolation=cv2.INTER_AREA).astype(np.float32), (0, 0), 1.0)
                      for image in (before, after))
-    # Exposure and white balance drift between photos: match each channel's median, by a little.
-    gain = np.median(first.reshape(-1, 3), axis=0) / np.maximum(np.median(second.reshape(-1, 3), axis=0), 1.0)
-    if not np.all((gain >= 1 / DRIFT) & (gain <= DRIFT)):
+    # Exposure and white balance drift between photos: match each channel's median, by a little
+    # (in a dark channel noise moves the median by more than the drift does: there by a few levels).
+    medians = [np.median(image.reshape(-1, 3), axis=0) for image in (first, second)]
+    gain = medians[0] / np.maximum(medians[1], 1.0)
+    dark = np.minimum(*medians) < DARK
+    if not np.all(np.where(dark, np.abs(medians[0] - medians[1]) <= DARK_DRIFT, (gain >= 1 / DRIFT) & (gain <= DRIFT))):
         return None
-    second *= gain
+    second *= np.where(dark, 1.0, gain).astype(np.float32)
     bright = np.maximum(np.linalg.norm(first, axis=2), np.linalg.norm(second, axis=2))
     changed = np.linalg.norm(first - second, axis=2) > CHANGED + BRIGHTER * bright
     changed = cv2.morphologyEx(changed.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)) > 0
