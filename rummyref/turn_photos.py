@@ -144,7 +144,7 @@ def judge_turn(before: TableReading, after: TableReading, rules: TileRules = Til
     'doubts'
     """
     if change is not None and not strict:
-        before, after = by_change(before, after, change)
+        before, after = by_change(before, after, change, rules, confirm_below)
     readings = (before, after)
     try:
         tables = [parse_groups(r.groups, rules) for r in readings]
@@ -232,11 +232,15 @@ def _broken_for_sure(after: TableReading, table: list[list], rules: TileRules, u
     return TurnRuling(TurnCheck(False, tuple(reasons), None), despite=DESPITE_BROKEN) if reasons else asked
 
 
-def by_change(before: TableReading, after: TableReading, change: TableChange) -> tuple[TableReading, TableReading]:
+def by_change(before: TableReading, after: TableReading, change: TableChange, rules: TileRules = TileRules(),
+              confirm_below: float = CONFIRM_BELOW) -> tuple[TableReading, TableReading]:
     """The two readings without the rows that lie where the table did not change, and so without
     the signs of a missed tile there where both photos read those rows alike; with a sign of a
     missed tile (:data:`CHANGE_UNREAD`) added to ``after`` for each change no tile read covers
-    (module docstring).
+    (module docstring). Where the photos are read otherwise there, but one reads it cleanly (every
+    row there a valid combination of tiles read at least ``confirm_below`` sure, no sign of a missed
+    tile there) and the other finds no tile there it does not, the clean reading stands for both:
+    the pixels are the same, so are the tiles.
 
     >>> import numpy as np
     >>> from vision.tiles.change import TableChange
@@ -258,13 +262,32 @@ def by_change(before: TableReading, after: TableReading, change: TableChange) ->
              for r in (before, after)]
     pairs = [(m, n) for m in quiet[0] for n in quiet[1] if _alike(before.rows[m], after.rows[n])]
     standing = [{m for m, _ in pairs}, {n for _, n in pairs}]
-    # The photos agree where nothing changed: every row there is read alike in both, and one at least is.
-    all_alike = standing == quiet and bool(standing[0])
     height = float(np.median(heights))
 
     def near_change(doubt) -> bool:
         places = [doubt.at] if getattr(doubt, "at", None) is not None else list(getattr(doubt, "near", ()))
         return not places or any(change.distance(p) < CLEAR * height for p in places)
+
+    readings = (before, after)
+
+    def clean(photo: int) -> bool:
+        """Whether a photo reads the part where nothing changed cleanly, and finds every tile there the other finds."""
+        rows = [readings[photo].rows[n] for n in quiet[photo]]
+        others = [t for n in quiet[1 - photo] for t in readings[1 - photo].rows[n]]
+        try:
+            valid = not broken_groups(parse_groups([[t.tile for t in row] for row in rows], rules), rules)
+        except TileRuleError:
+            return False
+        return (valid and all(len(row) >= 3 and min(t.confidence for t in row) >= confirm_below for row in rows)
+                and not any(near_change(d) is False for d in readings[photo].doubts)
+                and all(any(math.dist(t.center, mine.center) < 0.5 * t.height for row in rows for mine in row)
+                        for t in others))
+
+    # The photos agree where nothing changed: every row there is read alike in both, and one at least
+    # is; or one photo reads it cleanly (and a row at least).
+    if standing != quiet and any(quiet[photo] and clean(photo) for photo in (0, 1)):
+        standing = quiet
+    all_alike = standing == quiet and bool(standing[0] or standing[1])
 
     gone = [np.asarray(t.outline, np.float32) for t in before.tiles if change.share(t.outline) >= FACE_GONE
             and not any(math.dist(t.center, seen.center) < 0.5 * t.height for seen in after.tiles)]
