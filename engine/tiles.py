@@ -309,16 +309,20 @@ UNSURE_LIMIT = 2
 
 def check_turn_despite(before: Sequence[Sequence], after: Sequence[Sequence],
                        unsure: Iterable[tuple[int, int, int]], opened: bool,
-                       rules: TileRules = TileRules(), limit: int = UNSURE_LIMIT) -> TurnCheck | None:
+                       rules: TileRules = TileRules(), limit: int = UNSURE_LIMIT,
+                       same: Iterable[tuple[tuple[int, int, int], tuple[int, int, int]]] = ()) -> TurnCheck | None:
     """The turn's check as the camera sees it (the tiles new on the table are the ones played) when
     it does not hang on the tiles read unsurely: ``unsure`` names each as (photo, group, position),
     photo 0 the table ``before``, 1 ``after``. Each is tried as every tile of the set, a joker and no
     tile at all (an alternative that puts more copies of a tile on a table than the set holds cannot
-    be); when every way gives the same verdict, legal or not, that verdict stands as read, else
+    be, nor can one that breaks a combination of the table before the turn: that table is valid);
+    when every way gives the same verdict, legal or not, that verdict stands as read, else
     ``None``: a player must say what the tile is. ``None`` too for more than ``limit`` unsure tiles,
     and for an unsure tile in a group of fewer than three (a row read apart, a tile missed).
     An illegal verdict keeps the reasons that hold every way (where none does, it says so and
-    gives the reasons as read).
+    gives the reasons as read). ``same``: pairs of places, one in each photo, that are one tile
+    seen twice (read as two): each pair is tried as one tile, every way in both places at once,
+    and counts as one unsure tile.
 
     A run laid from the rack is legal only as read, so an unsure tile in it must be asked; a turn
     that leaves three tiles which make no combination is illegal whatever a tile read elsewhere is:
@@ -330,9 +334,20 @@ def check_turn_despite(before: Sequence[Sequence], after: Sequence[Sequence],
     >>> check = check_turn_despite(before, before + [t("G7 B9 Y11")], [(1, 0, 1), (0, 1, 2)], opened=True)
     >>> check.legal, check.violations[0]
     (False, 'group 3 (G7 B9 Y11) is not a valid group or run: neither a set (B9 has another rank) nor a run (two suits)')
+
+    A tile the photos read as B7 before and G7 after the turn is one tile either way:
+
+    >>> run = t("B5 B6 B7 B8")
+    >>> check_turn_despite([run], [t("B5 B6 G7 B8"), t("G1 G2 G3")], [], opened=True).legal
+    False
+    >>> check_turn_despite([run], [t("B5 B6 G7 B8"), t("G1 G2 G3")], [], opened=True, same=[((0, 0, 2), (1, 0, 2))]).legal
+    True
     """
     tables = [[list(group) for group in before], [list(group) for group in after]]
-    unsure = sorted(set(unsure))
+    same = [tuple(sorted(pair)) for pair in same]
+    linked = {place for pair in same for place in pair}
+    slots = [(place,) for place in sorted(set(unsure) - linked)] + sorted(set(same))
+    unsure = sorted(set(unsure) | linked)
     for photo, group, position in unsure:
         if photo not in (0, 1) or not 0 <= group < len(tables[photo]) or not 0 <= position < len(tables[photo][group]):
             raise TileRuleError(f"no tile at photo {photo}, group {group + 1}, position {position + 1}")
@@ -354,28 +369,35 @@ def check_turn_despite(before: Sequence[Sequence], after: Sequence[Sequence],
         return as_read
     # A group of one or two tiles is likelier a row read apart or a tile missed than a pair laid; with
     # a tile read unsurely in it, the reading itself is in doubt, not just that tile.
-    if len(unsure) > limit or any(len(tables[photo][group]) < 3 for photo, group, _ in unsure):
+    if len(slots) > limit or any(len(tables[photo][group]) < 3 for photo, group, _ in unsure):
         return None
     alternatives = [Tile(c, n) for c in rules.palette.colours for n in range(1, 14)] + [Joker(), None]
+    # The table before a turn is valid (it was judged at the end of the turn before): a way that
+    # breaks one of its combinations cannot be, nor can a reading of it that does; nor one tile read
+    # as two (``same``).
+    reference = None if same or broken_groups(tables[0], rules) else as_read
     common = set(as_read.violations)
-    for tiles in product(alternatives, repeat=len(unsure)):
+    for tiles in product(alternatives, repeat=len(slots)):
         changed = [[list(group) for group in table] for table in tables]
-        for (photo, group, position), tile in zip(unsure, tiles):
-            changed[photo][group][position] = tile
+        for places, tile in zip(slots, tiles):
+            for photo, group, position in places:
+                changed[photo][group][position] = tile
         changed = [[[t for t in group if t is not None] for group in table] for table in changed]
         changed = [[group for group in table if group] for table in changed]
-        if all(map(holds, changed)):
+        if all(map(holds, changed)) and not broken_groups(changed[0], rules):
             check = judged(*changed)
-            if check.legal != as_read.legal:
+            if reference is None:
+                reference, common = check, set(check.violations)
+            if check.legal != reference.legal:
                 return None
             common &= set(check.violations)
-    if as_read.legal:
-        return as_read
+    if reference is None or reference.legal:
+        return reference
     # The reasons given are those that hold whatever the unsure tiles are; a reason that names one of
     # them as read may not (each way breaks a rule, not always the same one).
-    kept = tuple(v for v in as_read.violations if v in common)
+    kept = tuple(v for v in reference.violations if v in common)
     return TurnCheck(False, kept or (f"illegal whatever the {len(unsure)} tile(s) read unsurely are; as read: "
-                                     + "; ".join(as_read.violations),), as_read.opening_points)
+                                     + "; ".join(reference.violations),), reference.opening_points)
 
 
 def _key(group: Sequence) -> tuple:

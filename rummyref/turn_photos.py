@@ -29,6 +29,11 @@ read in either photo covers is a sign of a missed tile (:data:`CHANGE_UNREAD`); 
 after the turn where a tile was read before it and its face changed (:data:`FACE_GONE`) is not: that
 tile was taken away (a tile there would show a face as before).
 
+A tile read in one place in both photos, its face unchanged there, but read as two tiles, is one
+tile (one photo's misread): it is tried as every tile in both at once
+(:func:`engine.tiles.check_turn_despite`'s ``same``), and a table before the turn that reads with
+a combination that is none is not asked about where such a tile may mend it.
+
 One thing is illegal whatever the rest of the table is: a combination left broken on the table
 after the turn. Where the photo after the turn shows one whose every tile is read surely, with no
 sign of a missed tile near it (a tile's place, or a row's tiles where the row may hold more) and
@@ -155,23 +160,48 @@ def judge_turn(before: TableReading, after: TableReading, rules: TileRules = Til
     if strict and (unsure or doubted):
         return TurnRuling(None, " and ".join(why for why, seen in ((UNSURE, unsure), (DOUBTS, doubted)) if seen))
 
-    places = _unsure_places(readings, tables, rules, confirm_below)
-    swapped = [(1, *place) for _, _, place in replaced_in_place(*tables)]
+    compared = change is not None and not strict
+    twice = _in_one_place(before, after, change, alike=False) if compared else []
+    linked = {place for pair in twice for place in pair}
+    # A tile read alike in one place in both photos, its face unchanged there, did not turn into another.
+    unchanged = {place for _, place in _in_one_place(before, after, change, alike=True)} if compared else set()
+    places = [place for place in _unsure_places(readings, tables, rules, confirm_below) if place not in linked]
+    swapped = [(1, *place) for _, _, place in replaced_in_place(*tables) if not {(1, *place)} & (linked | unchanged)]
 
     def unless_broken(why: str) -> TurnRuling:
         asked = TurnRuling(None, why)
-        return asked if strict else _broken_for_sure(readings[1], tables[1], rules, places + swapped, asked)
+        return asked if strict else _broken_for_sure(readings[1], tables[1], rules, places + swapped + sorted(linked),
+                                                     asked)
 
     if any(r.missing_doubts for r in readings):
         return unless_broken(DOUBTS)
-    if broken_groups(tables[0], rules):     # the table before the turn was valid: a row read apart, a tile read twice
+    # The table before the turn was valid: a row read apart, a tile read twice; unless a tile read
+    # otherwise in the other photo, where nothing changed, may mend it (check_turn_despite tries that).
+    if any(not any((0, group, position) in linked for position in range(len(tables[0][group])))
+           for group in broken_groups(tables[0], rules)):
         return unless_broken(BROKEN_BEFORE)
     if groups_gone(*tables):
         return TurnRuling(None, ROW_GONE)
-    check = check_turn_despite(*tables, places + swapped, opened=opened, rules=rules)
+    check = check_turn_despite(*tables, places + swapped, opened=opened, rules=rules, same=twice)
     if check is not None:
-        return TurnRuling(check, despite=DESPITE_UNSURE if places or swapped else "")
-    return unless_broken(UNSURE if unsure else SWAPPED if swapped else DOUBTED)
+        return TurnRuling(check, despite=DESPITE_UNSURE if places or swapped or twice else "")
+    return unless_broken(UNSURE if unsure else SWAPPED if swapped or twice else DOUBTED)
+
+
+def _in_one_place(before: TableReading, after: TableReading, change: TableChange, alike: bool) -> list[tuple]:
+    """Pairs of places ((0, group, position), (1, group, position)) of a tile read in both photos in one
+    place, whose face did not change there (:data:`FACE_GONE`): read alike (``alike``), or read as two
+    tiles (one tile, one photo's misread)."""
+    found = []
+    for group, row in enumerate(before.rows):
+        for position, tile in enumerate(row):
+            if change.share(tile.outline) >= FACE_GONE:
+                continue
+            for other_group, other_row in enumerate(after.rows):
+                for other_position, other in enumerate(other_row):
+                    if (other.tile == tile.tile) == alike and math.dist(tile.center, other.center) < 0.3 * tile.height:
+                        found.append(((0, group, position), (1, other_group, other_position)))
+    return found
 
 
 def _unsure_places(readings: tuple[TableReading, TableReading], tables: list[list[list]], rules: TileRules,
@@ -260,6 +290,16 @@ def by_change(before: TableReading, after: TableReading, change: TableChange, ru
         return before, after
     quiet = [{n for n, row in enumerate(r.rows) if all(change.distance(t.center) >= CLEAR * t.height for t in row)}
              for r in (before, after)]
+    # A row is where nothing changed in both photos or in neither: one that shares a tile's place with a
+    # row of the other photo near a change is near it too (their tiles lie a little apart in each photo).
+    while True:
+        shared = [{n for n in quiet[photo] if any(
+            math.dist(t.center, o.center) < 0.5 * t.height for t in (before, after)[photo].rows[n]
+            for m, other in enumerate((before, after)[1 - photo].rows) if m not in quiet[1 - photo] for o in other)}
+            for photo in (0, 1)]
+        if not shared[0] and not shared[1]:
+            break
+        quiet = [quiet[0] - shared[0], quiet[1] - shared[1]]
     pairs = [(m, n) for m in quiet[0] for n in quiet[1] if _alike(before.rows[m], after.rows[n])]
     standing = [{m for m, _ in pairs}, {n for _, n in pairs}]
     height = float(np.median(heights))
