@@ -160,13 +160,16 @@ def judge_turn(before: TableReading, after: TableReading, rules: TileRules = Til
     if strict and (unsure or doubted):
         return TurnRuling(None, " and ".join(why for why, seen in ((UNSURE, unsure), (DOUBTS, doubted)) if seen))
 
-    compared = change is not None and not strict
-    twice = _in_one_place(before, after, change, alike=False) if compared else []
+    # With the photos compared, a tile read as two in one place, its face unchanged there, is one tile;
+    # the tiles that seem to have turned into others elsewhere (replaced_in_place) are looked for with it
+    # read alike in both.
+    twice = _in_one_place(before, after, change) if change is not None and not strict else []
     linked = {place for pair in twice for place in pair}
-    # A tile read alike in one place in both photos, its face unchanged there, did not turn into another.
-    unchanged = {place for _, place in _in_one_place(before, after, change, alike=True)} if compared else set()
     places = [place for place in _unsure_places(readings, tables, rules, confirm_below) if place not in linked]
-    swapped = [(1, *place) for _, _, place in replaced_in_place(*tables) if not {(1, *place)} & (linked | unchanged)]
+    alike = [list(group) for group in tables[0]]
+    for (_, group, position), (_, other_group, other_position) in twice:
+        alike[group][position] = tables[1][other_group][other_position]
+    swapped = [(1, *place) for _, _, place in replaced_in_place(alike, tables[1]) if (1, *place) not in linked]
 
     def unless_broken(why: str) -> TurnRuling:
         asked = TurnRuling(None, why)
@@ -188,10 +191,9 @@ def judge_turn(before: TableReading, after: TableReading, rules: TileRules = Til
     return unless_broken(UNSURE if unsure else SWAPPED if swapped or twice else DOUBTED)
 
 
-def _in_one_place(before: TableReading, after: TableReading, change: TableChange, alike: bool) -> list[tuple]:
+def _in_one_place(before: TableReading, after: TableReading, change: TableChange) -> list[tuple]:
     """Pairs of places ((0, group, position), (1, group, position)) of a tile read in both photos in one
-    place, whose face did not change there (:data:`FACE_GONE`): read alike (``alike``), or read as two
-    tiles (one tile, one photo's misread)."""
+    place, whose face did not change there (:data:`FACE_GONE`), read as two tiles: one tile, one photo's misread."""
     found = []
     for group, row in enumerate(before.rows):
         for position, tile in enumerate(row):
@@ -199,7 +201,7 @@ def _in_one_place(before: TableReading, after: TableReading, change: TableChange
                 continue
             for other_group, other_row in enumerate(after.rows):
                 for other_position, other in enumerate(other_row):
-                    if (other.tile == tile.tile) == alike and math.dist(tile.center, other.center) < 0.3 * tile.height:
+                    if other.tile != tile.tile and math.dist(tile.center, other.center) < 0.3 * tile.height:
                         found.append(((0, group, position), (1, other_group, other_position)))
     return found
 

@@ -258,3 +258,31 @@ def test_a_place_whose_face_stayed_may_still_hold_a_missed_tile() -> None:
     for changed, kept in ((ink, True), (face, False)):
         _, judged = by_change(before, after, TableChange(changed, 2.0))
         assert (room in judged.doubts) == kept
+
+
+def test_a_tile_read_as_two_in_one_unchanged_place_is_one_tile() -> None:
+    """As seed 21's turn 168: Y8 of the run Y4-Y9 read surely as Y5 before the turn, and as Y8 after
+    it, in the same place, its face unchanged. Without the photos compared the table before reads
+    with a combination that is none and is asked about; compared, the place holds one tile either way,
+    and only Y8 (or a joker) makes the table before valid: the run extended by Y10 is legal."""
+    before = _reading(["Y4 Y5 Y6 Y7 Y5 Y9"])
+    after = _reading(["Y4 Y5 Y6 Y7 Y8 Y9 Y10"])
+    assert judge_turn(before, after, TileRules()).asked == BROKEN_BEFORE
+    changed = np.zeros((40, 120), bool)
+    changed[0:20, 90:105] = True              # the photos at half size: Y10 laid at x 180..210
+    assert judge_turn(before, after, TileRules(), change=TableChange(changed, 2.0)).verdict == "legal"
+    wrong = _reading(["Y4 Y5 Y6 Y7 Y8 Y9 B10"])
+    assert judge_turn(before, wrong, TileRules(), change=TableChange(changed, 2.0)).verdict == "illegal"
+
+
+def test_a_row_near_a_change_in_one_photo_is_near_it_in_both() -> None:
+    """A row read a little apart in the two photos, just clear of what changed in one and not in the
+    other, is the same row: left out of neither reading (else it would seem laid, or taken back)."""
+    def row(y: float) -> list[TileObservation]:
+        return [TileObservation(code, 0.99, ((x, y), (x + 30, y), (x + 30, y + 40), (x, y + 40)), 0)
+                for x, code in ((0, "R1"), (30, "R2"), (30 * 2, "R3"))]
+    changed = np.zeros((100, 100), bool)
+    changed[90:, :] = True                    # at y >= 180 (scale 2)
+    # Tile centres at y 110 and 122: 70 and 58 px from the change; the tiles are 40 tall, clear at 60.
+    first, second = by_change(TableReading(tuple(row(90))), TableReading(tuple(row(102))), TableChange(changed, 2.0))
+    assert first.groups == second.groups == [["R1", "R2", "R3"]]
