@@ -22,7 +22,13 @@
    ``--ask-every-unsure`` asks wherever a tile is unsure, doubted or may be missed (before session
    25). The camera sees the table, not the racks: a turn whose true tables alone give another
    verdict than the true rack (a table tile taken back and its twin laid from the rack) cannot be
-   told by any reading and is counted apart ("not to be told from the tables"). The turns are photographed as ``hardware.fov`` plans the mount, the whole
+   told by any reading and is counted apart ("not to be told from the tables"). Since session 27 the
+   two photos of a turn are taken as the referee takes them, by one still camera over one table
+   (``render_tile_turn``: the same tiles in the same places but for the turn's changes, the same
+   light; fresh sensor noise and a little exposure drift), and judged by what changed between them
+   (``vision.tiles.change``); ``--independent-photos`` photographs each table on its own table, in
+   its own light, with its own tile set and layout, and judges without comparing (before session 27).
+   The turns are photographed as ``hardware.fov`` plans the mount, the whole
    table in view with a margin (``TileSceneParams.in_view``); ``--cut-by-frame`` photographs them as
    before session 24, when the camera's tilt cut a tile at the frame's edge in about a fifth of the
    turns (there a reader that never guesses asks, as the rest of such a row may lie beyond). Turns

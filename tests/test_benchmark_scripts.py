@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -16,9 +18,10 @@ def test_the_camera_page_benchmark_runs_with_a_camera_that_speaks_the_whole_prot
     assert "GET /camera/view.json" in done.stdout and "one refresh (both)" in done.stdout
 
 
-def test_the_tile_turn_benchmark_judges_each_turn_once():
+@pytest.mark.parametrize("photos", [[], ["--independent-photos"]])
+def test_the_tile_turn_benchmark_judges_each_turn_once(photos):
     done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "eval_tiles.py"), "--tables", "0", "--light-tables", "0",
-                           "--turns", "4"], capture_output=True, text=True, timeout=300)
+                           "--turns", "4", *photos], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     (line,) = [line for line in done.stdout.splitlines() if line.startswith("turns: 4:")]
     counts = [int(word) for word in re.findall(r"(?:verdict|confirmation|tables) (\d+)", line)]
