@@ -52,9 +52,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine.cards import PALETTES, parse_tiles  # noqa: E402
 from engine.tiles import TileRules, check_turn, parse_groups  # noqa: E402
-from rummyref.turn_photos import DESPITE_BROKEN, DESPITE_UNSURE, UNSURE, judge_turn as judge_turn_photos  # noqa: E402
+from rummyref.turn_photos import DESPITE_BROKEN, DESPITE_UNSURE, UNSURE, read_turn  # noqa: E402
+from rummyref.turn_photos import judge_turn as judge_turn_photos  # noqa: E402
 from vision.synth.tiles import TileSceneParams, deal_rows, render_tile_scene, render_tile_turn  # noqa: E402
-from vision.tiles.change import table_change  # noqa: E402
 from vision.tiles.evaluation import evaluate_tables  # noqa: E402
 from vision.tiles.reader import TileReader  # noqa: E402
 
@@ -168,11 +168,10 @@ def judge_turn(reader: TileReader, rng: np.random.Generator, palette_name: str, 
     if verdict(true_before, true_after, added_tiles(true_before, true_after), rules).legal != truth.legal:
         return "hidden", "", cut
     reader = reader.with_palette(palette, reader.profile)      # only the set's own colours compete
-    readings = [reader.read(scene.image) for scene in scenes]
+    *readings, change = read_turn(reader, *(scene.image for scene in scenes), compare=one_table)
     stopped_by = stoppers(readings, confirm_below)
     if doubts is not None:
         doubts.update({doubt_kind(d) for r in readings for d in r.doubts})
-    change = table_change(*(scene.image for scene in scenes)) if one_table else None
     ruling = judge_turn_photos(*readings, rules, opened=True, confirm_below=confirm_below, strict=ask_every_unsure,
                                change=change)
     if ruling.check is None:

@@ -54,8 +54,8 @@ from engine.tiles import (
     TileRuleError, TileRules, TurnCheck, broken_groups, check_turn_despite, groups_gone, parse_groups,
     replaced_in_place,
 )
-from vision.tiles.change import TableChange
-from vision.tiles.reader import Doubt, TableReading, TileObservation
+from vision.tiles.change import TableChange, table_change
+from vision.tiles.reader import Doubt, TableReading, TileObservation, TileReader
 
 CONFIRM_BELOW = 0.7
 """A tile read less sure than this may be another (chosen on rendered tables: readings at least
@@ -120,6 +120,35 @@ class TurnRuling:
         if self.despite:
             found["despite"] = self.despite
         return found
+
+
+def read_turn(reader: TileReader, before: np.ndarray, after: np.ndarray,
+              compare: bool = True) -> tuple[TableReading, TableReading, TableChange | None]:
+    """Both photos read, and what changed between them (:func:`vision.tiles.change.table_change`;
+    ``None`` where they are not compared: ``compare`` false, or not one still camera's). Photos by
+    one still camera are taken in one light: where their readings went by different face colours,
+    each is read again by the other's, and the reading that has no more signs of a missed tile and
+    at least as many tiles, and is better in one of the two, is kept. The reader's pick of a face
+    colour (the one that explains the most tile-shaped blobs) can flip between two photos a minute
+    apart, with a few tiles more or a slight exposure drift, and lose a whole table."""
+    change = table_change(before, after) if compare else None
+    first = [reader.read(photo) for photo in (before, after)]
+    readings = list(first)
+    if change is not None:
+        for photo, image in enumerate((before, after)):
+            other = first[1 - photo].face
+            if other is not None and other != first[photo].face:
+                again = reader.read(image, face=other)
+                if _better(again, first[photo]):
+                    readings[photo] = again
+    return readings[0], readings[1], change
+
+
+def _better(reading: TableReading, than: TableReading) -> bool:
+    """Whether ``reading`` has no more signs of a missed tile and at least as many tiles, and is better in one."""
+    doubts, other_doubts = len(reading.missing_doubts), len(than.missing_doubts)
+    return (doubts <= other_doubts and len(reading.tiles) >= len(than.tiles)
+            and (doubts < other_doubts or len(reading.tiles) > len(than.tiles)))
 
 
 def judge_turn(before: TableReading, after: TableReading, rules: TileRules = TileRules(), opened: bool = True,

@@ -454,7 +454,7 @@ def test_a_tile_found_at_a_patch_is_looked_beyond_like_a_rows_end(reader, monkey
     run = [blob for blob in layout.blobs if math.hypot(blob.x - middle.center[0], blob.y - middle.center[1]) < middle.height]
     assert len(run) == 1
     lost = Layout([blob for blob in layout.blobs if blob is not run[0]], layout.aspect, [middle.center])
-    monkeypatch.setattr(reader_module, "find_layout", lambda frame: lost)
+    monkeypatch.setattr(reader_module, "find_layout", lambda frame, face=None: lost)
     reading = read.read(scene.image)
     assert sorted(reading.groups) == [["B2", "G2", "Y2"], ["R5", "R6", "R7", "R8", "R9"]], reading.groups
     assert len(reading.tiles) == 8
@@ -523,8 +523,8 @@ def test_a_row_cut_into_too_few_wide_tiles_stays_a_width_doubt_though_its_cuts_r
     scene = render_tile_scene(np.random.default_rng([1341312078, 0]), TileSceneParams(palette="ravensburger", **TURN_TABLE), rows)
     found = reader_module.find_layout
 
-    def five_of_seven_cut_into_three(frame):
-        layout = found(frame)
+    def five_of_seven_cut_into_three(frame, face=None):
+        layout = found(frame, face=face)
         row = next(b for b in layout.blobs if b.counts[0] == 7 and abs(b.y - 156) < 20)
         # What session 11's finder made of that row: one tile alone, four tiles and a bit cut into three.
         at = layout.blobs.index(row)

@@ -11,7 +11,7 @@ import pytest
 
 from engine.tiles import TileRules
 from rummyref.cli import main
-from rummyref.turn_photos import BROKEN_BEFORE, DESPITE_BROKEN, DOUBTS, UNSURE, by_change, judge_turn
+from rummyref.turn_photos import BROKEN_BEFORE, DESPITE_BROKEN, DOUBTS, UNSURE, by_change, judge_turn, read_turn
 from vision.synth.tiles import TileSceneParams, render_tile_scene, render_tile_turn
 from vision.tiles.change import TableChange, table_change
 from vision.tiles.reader import Doubt, TableReading, TileObservation, TileReader
@@ -286,3 +286,22 @@ def test_a_row_near_a_change_in_one_photo_is_near_it_in_both() -> None:
     # Tile centres at y 110 and 122: 70 and 58 px from the change; the tiles are 40 tall, clear at 60.
     first, second = by_change(TableReading(tuple(row(90))), TableReading(tuple(row(102))), TableChange(changed, 2.0))
     assert first.groups == second.groups == [["R1", "R2", "R3"]]
+
+
+def test_the_photo_a_face_colour_lost_is_read_again_by_the_other_photos(reader, tmp_path, capsys) -> None:
+    """The benchmark's seed 22, turn 140: on orange wood, the photo after the turn (a run laid) goes
+    by another face colour than the photo before it (one that fits the grain's light streaks better)
+    and reads nothing; read by the colour the photo before went by, in the same light, it reads
+    every tile, and the turn is legal."""
+    before = [["Y4", "R4", "G4"], ["R2", "R3", "R4", "R5"], ["G8", "G9", "G10"], ["G12", "R12", "Y12", "B12"]]
+    after = before + [["Y10", "G10", "R10"]]
+    photos = _photos(tmp_path, after, seed=1362300150, before=before, one_camera=True)
+    first, second = (cv2.imread(photo) for photo in photos)
+    alone = reader.read(second)
+    assert len(alone.tiles) < 10 and alone.face != reader.read(first).face
+    read_before, read_after, change = read_turn(reader, first, second)
+    assert sorted(t.tile for t in read_after.tiles) == sorted(code for row in after for code in row)
+    assert not read_after.doubts and change is not None
+    assert judge_turn(read_before, read_after, TileRules(), change=change).verdict == "legal"
+    assert main(["check-turn", "--json", *photos]) == 0
+    assert json.loads(capsys.readouterr().out)["verdict"] == "legal"

@@ -56,9 +56,8 @@ def run(args: argparse.Namespace) -> int:
 
     from engine.cards import PALETTES
     from engine.tiles import TileRules
-    from rummyref.turn_photos import CONFIRM_BELOW, by_change, judge_turn
+    from rummyref.turn_photos import CONFIRM_BELOW, by_change, judge_turn, read_turn
     from vision.imageio import ImageLoadError, load_image
-    from vision.tiles.change import table_change
 
     if not annotation_writable(args.annotate):
         return 2
@@ -80,8 +79,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"rummyref: {error}", file=sys.stderr)
         return 2
     rules = TileRules(palette=PALETTES[args.tiles], jokers=args.jokers, opening_points=args.opening_points)
-    before, after = (reader.read(photo) for photo in photos)
-    change = None if args.camera_moved else table_change(*photos)
+    before, after, change = read_turn(reader, *photos, compare=not args.camera_moved)
     unchanged = len(before.rows) - len(by_change(before, after, change)[0].rows) if change is not None else None
     ruling = judge_turn(before, after, rules, opened=not args.first_laying_out, confirm_below=confirm_below,
                         strict=args.strict, change=change)

@@ -275,16 +275,19 @@ def _seamed_count(scaled: _Scaled, rects: list) -> float:
     return count
 
 
-def face_rects(scaled: _Scaled, min_area: float) -> tuple[list, np.ndarray | None, tuple[list, np.ndarray | None]]:
+def face_rects(scaled: _Scaled, min_area: float, known: tuple[float, float, float] | None = None
+               ) -> tuple[list, np.ndarray | None, tuple[list, np.ndarray | None], tuple[float, float, float] | None]:
     """The tile-shaped rectangles of a scaled frame, under the face-colour guess that
     explains the most tiles of one size -- so warm or cold light, cream or white faces and glare
-    need no setting -- that guess's face mask (None when no guess was plausible), and the
+    need no setting -- that guess's face mask (None when no guess was plausible), the
     rectangles of a looser look at that colour (more shade, more colour cast) that the first
     ones do not explain, with that look's mask: faces in a dark corner or under glare that may
-    be missed tiles."""
+    be missed tiles; and the winning face colour (lightness, a, b; None where none won).
+    ``known``: the face colour to go by instead of the frame's own guesses (the one another photo
+    of the table, in the same light, went by)."""
     lighter_than, light_97 = _percentiles(scaled.light, (60, 97))
     looks = []
-    for face in _face_colours(scaled, float(light_97)):
+    for face in ([known] if known is not None else _face_colours(scaled, float(light_97))):
         if face[0] < lighter_than or any(np.allclose(face, other, atol=2.0) for other, _, _ in looks):
             continue        # faces are lighter than most of the table (and a guess once is enough)
         mask = face_mask(scaled, face)
@@ -321,7 +324,7 @@ def face_rects(scaled: _Scaled, min_area: float) -> tuple[list, np.ndarray | Non
             covered = _covered(scaled.light.shape, best[0])
             loose = [r for r in rects if _share_inside(covered, r) < 0.5]
             loose_mask = mask
-    return best[0], best[1], (loose, loose_mask)
+    return best[0], best[1], (loose, loose_mask), best_face if best_count > 0 else None
 
 
 def _share_inside(covered: np.ndarray, rect) -> float:
@@ -614,6 +617,8 @@ class Layout:
     blank: list[tuple[float, float]] = field(default_factory=list)
     """Centres of face-coloured patches no blob explains that enclose no number: no whole tile
     can lie there, but a blob beside one may be part of a tile the finder cut wrong."""
+    face: tuple[float, float, float] | None = None
+    """The face colour that won (:func:`face_rects`), None where none did."""
 
 
 def row_pitch(blobs: list[Blob], least: int = 3) -> float | None:
@@ -635,14 +640,17 @@ def find_blobs(frame: np.ndarray, min_height: float = 12.0, alternatives: int = 
     return find_layout(frame, min_height, alternatives).blobs
 
 
-def find_layout(frame: np.ndarray, min_height: float = 12.0, alternatives: int = 2, contrast: bool = True) -> Layout:
+def find_layout(frame: np.ndarray, min_height: float = 12.0, alternatives: int = 2, contrast: bool = True,
+                face: tuple[float, float, float] | None = None) -> Layout:
     """The blobs of a BGR frame (see :func:`find_blobs`) and what they leave unexplained;
-    ``contrast=False`` leaves out the contrast look (:func:`contrast_rects`; to measure its cost)."""
+    ``contrast=False`` leaves out the contrast look (:func:`contrast_rects`; to measure its cost);
+    ``face``: the face colour to go by instead of the frame's own guesses (:attr:`Layout.face` of
+    another photo of the same table in the same light)."""
     scale = min(1.0, WORK_SIDE / max(frame.shape[:2]))
     small = cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else frame
     min_area = (min_height * scale) ** 2 * 0.5
     scaled = _Scaled.of(small)
-    rects, mask, (loose, loose_mask) = face_rects(scaled, min_area)
+    rects, mask, (loose, loose_mask), winner = face_rects(scaled, min_area, face)
     second_look = False
     if not rects and contrast:
         # No face colour explains a tile (faces and table alike in colour): tiles lighter than
@@ -686,7 +694,7 @@ def find_layout(frame: np.ndarray, min_height: float = 12.0, alternatives: int =
             vouches = tuple(p for p in unexplained if cv2.pointPolygonTest(corners, p, False) >= 0)
             unexplained = [p for p in unexplained if p not in vouches]
             blobs.append(_blob(scaled, rect, scale, aspect, alternatives, len(rects) + len(blobs), True, vouches))
-    return Layout(blobs, aspect, unexplained, second_look, blank)
+    return Layout(blobs, aspect, unexplained, second_look, blank, winner)
 
 
 def _tinted_faces(scaled: _Scaled, rects: list, lighter: np.ndarray,

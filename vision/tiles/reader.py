@@ -167,6 +167,8 @@ class TableReading:
 
     tiles: tuple[TileObservation, ...]
     doubts: tuple[str, ...] = ()
+    face: tuple[float, float, float] | None = None
+    """The tile faces' colour the outline finder went by (:attr:`vision.tiles.outlines.Layout.face`)."""
 
     @property
     def complete(self) -> bool:
@@ -449,11 +451,13 @@ class TileReader:
         return {point for point, place, sure in zip(points, places, none) if sure >= self.options.bare
                 and around.no_face(place)}
 
-    def read(self, frame: np.ndarray) -> TableReading:
-        """All tiles in one BGR frame, grouped into rows."""
+    def read(self, frame: np.ndarray, face: tuple[float, float, float] | None = None) -> TableReading:
+        """All tiles in one BGR frame, grouped into rows. ``face``: the tile faces' colour to go by
+        instead of the frame's own guesses (:attr:`TableReading.face` of another photo of the same
+        table in the same light)."""
         if not isinstance(frame, np.ndarray) or frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
             raise ValueError("read expects a BGR uint8 image of shape (H, W, 3)")
-        layout = find_layout(frame)
+        layout = find_layout(frame, face=face)
         # A row's count is also tried at the pitch the frame's other rows share: the seams may
         # leave the true count out where the frame's lone tiles give a misleading aspect.
         shared = row_pitch(layout.blobs)
@@ -461,7 +465,8 @@ class TileReader:
         cut = [c for option in options for c in option][:2 * self.options.max_tiles]
         if not cut:
             return TableReading((), tuple(Doubt(f"a tile-sized patch of face colour at ({x:.0f}, {y:.0f}) is no tile found",
-                                                (x, y)) for x, y in layout.unexplained) + (Doubt("no tile found"),))
+                                                (x, y)) for x, y in layout.unexplained) + (Doubt("no tile found"),),
+                                layout.face)
         doubts: list[Doubt] = []
         unreadable: list[Placed] = []       # candidates that may be tiles the classifier could not read
         dropped: list[Placed] = []          # ... and all candidates it did not read
@@ -632,9 +637,9 @@ class TileReader:
             doubts.append(Doubt("a hand covers part of the table", near=zip((xs + 0.5) * scale, (ys + 0.5) * scale)))
         if not observations:
             if layout.contrast_only:    # light patches of the table's grain, nothing to tell from an empty table
-                return TableReading((), (Doubt("no tile found"),))
+                return TableReading((), (Doubt("no tile found"),), layout.face)
             doubts.append(Doubt("no tile found"))
-        return TableReading(_renumber(observations), tuple(doubts))
+        return TableReading(_renumber(observations), tuple(doubts), layout.face)
 
 
 def row_ends_at_frame(frame: np.ndarray, row: list[Placed], margin: float = 0.1) -> list[int]:
