@@ -20,6 +20,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "verdict: legal, illegal (with the rules broken) or 'needs confirmation' with why: where a tile "
                     "that may be missed or misread could change the verdict, the players must look, never a guess. "
                     "With --json one JSON object: {\"before\": reading, \"after\": reading, \"played\": [...], "
+                    "\"rows_unchanged\": rows taken as they were (null where the photos were not compared), "
                     "\"verdict\": ..., \"violations\" or \"why\": ...}, each reading as `rummyref recognize --tiles "
                     "--json` prints it.")
     parser.add_argument("before", metavar="BEFORE", help="photo of the table before the turn")
