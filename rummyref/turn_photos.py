@@ -24,10 +24,10 @@ heights of any of its tiles) is as valid after the turn as before and plays no p
 rows are left out of both readings where each photo's are read alike (the same tiles in the same
 places), and where all of them are (one at least), so are the signs of a missed tile that lie where
 nothing changed (a tile missed there is missed in both photos, and it lies in a row that did not
-change). A change that no tile
-read in either photo covers is a sign of a missed tile (:data:`CHANGE_UNREAD`); one in the photo
-after the turn where a tile was read before it and its face changed (:data:`FACE_GONE`) is not: that
-tile was taken away (a tile there would show a face as before).
+change). A change that no tile read in either photo covers is a sign of a missed tile
+(:data:`CHANGE_UNREAD`); one in the photo after the turn where a tile was read before it and its
+face changed (:data:`FACE_GONE`) is not: that tile was taken away (a tile there would show a face
+as before). Both photos are read in one light (:func:`read_turn`).
 
 A tile read in one place in both photos, its face unchanged there, but read as two tiles, is one
 tile (one photo's misread): it is tried as every tile in both at once

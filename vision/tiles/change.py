@@ -3,12 +3,13 @@
 A turn changes the table in a few places: a row laid, a tile put at a row's end, a tile taken
 out. Where the two photos are alike, the table is as it was, whatever the reader makes of it;
 :func:`rummyref.turn_photos.judge_turn` uses that to judge a turn by what changed. The photos
-are compared on a copy :data:`WORK_WIDTH` pixels wide, each colour channel scaled to the same
-median (a camera's exposure and white balance drift a little between photos, by at most
-:data:`DRIFT`) and blurred a little (sensor noise): a pixel whose colour moved by more than :data:`CHANGED` is changed. Where
-more than :data:`MOVED` of the frame changed, or the colours drifted further, the photos are not
-one camera's view of one table (the camera was moved, a lamp switched on) and nothing is known:
-:func:`table_change` gives ``None``.
+are compared on a copy :data:`WORK_WIDTH` pixels wide, blurred a little (sensor noise), each
+colour channel scaled to the other photo's median (a camera's exposure and white balance drift a
+little between photos: by at most :data:`DRIFT`, or :data:`DARK_DRIFT` levels in a dark channel). A
+pixel whose colour moved by more than :data:`CHANGED` and :data:`BRIGHTER` of its brightness is
+changed. Where the colours drifted further, or more than :data:`MOVED` of the frame changed, the
+photos are not one camera's view of one table (the camera was moved, a lamp switched on) and
+nothing is known: :func:`table_change` gives ``None``.
 
 >>> before = np.full((360, 640, 3), (40, 110, 30), np.uint8)      # green cloth
 >>> after = before.copy()

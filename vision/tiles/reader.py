@@ -114,8 +114,9 @@ class Doubt(str):
     width, a tile whose colour or number keeps its row from being a combination. Doubts about
     several tiles or none in particular (a hand, a row at the frame's edge) have none; where they
     are about one row, ``near`` holds the centres of the tiles they are about (a row whose count
-    may be wrong, the end tile of one that may go on beyond the frame). ``misread``: the doubt is about the tile read at ``at`` (it may be
-    another tile), not about one missed.
+    may be wrong, the end tile of one that may go on beyond the frame), and for a hand the points
+    it covers (:func:`vision.motion.hand_patch`'s pixels). ``misread``: the doubt is about the tile
+    read at ``at`` (it may be another tile), not about one missed.
 
     >>> doubt = Doubt("the tile at (10, 20) cannot be read", (10.0, 20.0))
     >>> doubt, doubt.at, Doubt("a hand covers part of the table").at, doubt.misread
