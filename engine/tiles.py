@@ -376,7 +376,7 @@ def check_turn_despite(before: Sequence[Sequence], after: Sequence[Sequence],
     # breaks one of its combinations cannot be, nor can a reading of it that does; nor one tile read
     # as two (``same``).
     reference = None if same or broken_groups(tables[0], rules) else as_read
-    common = set(as_read.violations)
+    common = set(reference.violations) if reference else set()
     for tiles in product(alternatives, repeat=len(slots)):
         changed = [[list(group) for group in table] for table in tables]
         for places, tile in zip(slots, tiles):

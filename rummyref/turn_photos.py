@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -103,6 +103,9 @@ class TurnRuling:
     check: TurnCheck | None
     asked: str = ""
     despite: str = ""
+    rows_unchanged: int | None = None
+    """Rows of the table before the turn taken as they were, lying where the photos did not change
+    (:func:`by_change`); ``None`` where the photos were not compared."""
 
     @property
     def verdict(self) -> str:
@@ -119,6 +122,7 @@ class TurnRuling:
                 found["opening_points"] = self.check.opening_points
         if self.despite:
             found["despite"] = self.despite
+        found["rows_unchanged"] = self.rows_unchanged
         return found
 
 
@@ -177,8 +181,16 @@ def judge_turn(before: TableReading, after: TableReading, rules: TileRules = Til
     >>> judge_turn(before, reading(["R1 R2 R3", "G5 B9 Y11"], [near])).asked
     'doubts'
     """
-    if change is not None and not strict:
-        before, after = by_change(before, after, change, rules, confirm_below)
+    if change is None or strict:
+        return _judge_readings(before, after, rules, opened, confirm_below, strict, None)
+    judged = by_change(before, after, change, rules, confirm_below)
+    return replace(_judge_readings(*judged, rules, opened, confirm_below, strict, change),
+                   rows_unchanged=len(before.rows) - len(judged[0].rows))
+
+
+def _judge_readings(before: TableReading, after: TableReading, rules: TileRules, opened: bool, confirm_below: float,
+                    strict: bool, change: TableChange | None) -> TurnRuling:
+    """:func:`judge_turn` on two readings, those of photos compared (``change``) without what did not change."""
     readings = (before, after)
     try:
         tables = [parse_groups(r.groups, rules) for r in readings]
@@ -192,7 +204,7 @@ def judge_turn(before: TableReading, after: TableReading, rules: TileRules = Til
     # With the photos compared, a tile read as two in one place, its face unchanged there, is one tile;
     # the tiles that seem to have turned into others elsewhere (replaced_in_place) are looked for with it
     # read alike in both.
-    twice = _in_one_place(before, after, change) if change is not None and not strict else []
+    twice = _in_one_place(before, after, change) if change is not None else []
     linked = {place for pair in twice for place in pair}
     places = [place for place in _unsure_places(readings, tables, rules, confirm_below) if place not in linked]
     alike = [list(group) for group in tables[0]]
@@ -223,16 +235,14 @@ def judge_turn(before: TableReading, after: TableReading, rules: TileRules = Til
 def _in_one_place(before: TableReading, after: TableReading, change: TableChange) -> list[tuple]:
     """Pairs of places ((0, group, position), (1, group, position)) of a tile read in both photos in one
     place, whose face did not change there (:data:`FACE_GONE`), read as two tiles: one tile, one photo's misread."""
-    found = []
-    for group, row in enumerate(before.rows):
-        for position, tile in enumerate(row):
-            if change.share(tile.outline) >= FACE_GONE:
-                continue
-            for other_group, other_row in enumerate(after.rows):
-                for other_position, other in enumerate(other_row):
-                    if other.tile != tile.tile and math.dist(tile.center, other.center) < 0.3 * tile.height:
-                        found.append(((0, group, position), (1, other_group, other_position)))
-    return found
+    return [((0, *place), (1, *other_place)) for place, tile in _places(before) if change.share(tile.outline) < FACE_GONE
+            for other_place, other in _places(after)
+            if other.tile != tile.tile and math.dist(tile.center, other.center) < 0.3 * tile.height]
+
+
+def _places(reading: TableReading) -> list[tuple[tuple[int, int], TileObservation]]:
+    """Each tile of a reading with its (group, position) in :attr:`TableReading.groups`."""
+    return [((group, position), tile) for group, row in enumerate(reading.rows) for position, tile in enumerate(row)]
 
 
 def _unsure_places(readings: tuple[TableReading, TableReading], tables: list[list[list]], rules: TileRules,
@@ -316,22 +326,24 @@ def by_change(before: TableReading, after: TableReading, change: TableChange, ru
     >>> first.groups, second.groups, second.doubts
     ([], [['G5', 'G6', 'G7']], ())
     """
+    readings = (before, after)
     heights = [t.height for t in before.tiles + after.tiles]
     if not heights:
         return before, after
-    quiet = [{n for n, row in enumerate(r.rows) if all(change.distance(t.center) >= CLEAR * t.height for t in row)}
-             for r in (before, after)]
+    rows = [r.rows for r in readings]
+    quiet = [{n for n, row in enumerate(photo_rows) if all(change.distance(t.center) >= CLEAR * t.height for t in row)}
+             for photo_rows in rows]
     # A row is where nothing changed in both photos or in neither: one that shares a tile's place with a
     # row of the other photo near a change is near it too (their tiles lie a little apart in each photo).
     while True:
         shared = [{n for n in quiet[photo] if any(
-            math.dist(t.center, o.center) < 0.5 * t.height for t in (before, after)[photo].rows[n]
-            for m, other in enumerate((before, after)[1 - photo].rows) if m not in quiet[1 - photo] for o in other)}
+            math.dist(t.center, o.center) < 0.5 * t.height for t in rows[photo][n]
+            for m, other in enumerate(rows[1 - photo]) if m not in quiet[1 - photo] for o in other)}
             for photo in (0, 1)]
         if not shared[0] and not shared[1]:
             break
         quiet = [quiet[0] - shared[0], quiet[1] - shared[1]]
-    pairs = [(m, n) for m in quiet[0] for n in quiet[1] if _alike(before.rows[m], after.rows[n])]
+    pairs = [(m, n) for m in quiet[0] for n in quiet[1] if _alike(rows[0][m], rows[1][n])]
     standing = [{m for m, _ in pairs}, {n for _, n in pairs}]
     height = float(np.median(heights))
 
@@ -339,19 +351,17 @@ def by_change(before: TableReading, after: TableReading, change: TableChange, ru
         places = [doubt.at] if getattr(doubt, "at", None) is not None else list(getattr(doubt, "near", ()))
         return not places or any(change.distance(p) < CLEAR * height for p in places)
 
-    readings = (before, after)
-
     def clean(photo: int) -> bool:
         """Whether a photo reads the part where nothing changed cleanly, and finds every tile there the other finds."""
-        rows = [readings[photo].rows[n] for n in quiet[photo]]
-        others = [t for n in quiet[1 - photo] for t in readings[1 - photo].rows[n]]
+        mine = [rows[photo][n] for n in quiet[photo]]
+        others = [t for n in quiet[1 - photo] for t in rows[1 - photo][n]]
         try:
-            valid = not broken_groups(parse_groups([[t.tile for t in row] for row in rows], rules), rules)
+            valid = not broken_groups(parse_groups([[t.tile for t in row] for row in mine], rules), rules)
         except TileRuleError:
             return False
-        return (valid and all(len(row) >= 3 and min(t.confidence for t in row) >= confirm_below for row in rows)
-                and not any(near_change(d) is False for d in readings[photo].doubts)
-                and all(any(math.dist(t.center, mine.center) < 0.5 * t.height for row in rows for mine in row)
+        return (valid and all(len(row) >= 3 and min(t.confidence for t in row) >= confirm_below for row in mine)
+                and all(near_change(d) for d in readings[photo].doubts)
+                and all(any(math.dist(t.center, seen.center) < 0.5 * t.height for row in mine for seen in row)
                         for t in others))
 
     # The photos agree where nothing changed: every row there is read alike in both, and one at least

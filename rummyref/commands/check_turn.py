@@ -57,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
 
     from engine.cards import PALETTES
     from engine.tiles import TileRules
-    from rummyref.turn_photos import CONFIRM_BELOW, by_change, judge_turn, read_turn
+    from rummyref.turn_photos import CONFIRM_BELOW, judge_turn, read_turn
     from vision.imageio import ImageLoadError, load_image
 
     if not annotation_writable(args.annotate):
@@ -81,7 +81,6 @@ def run(args: argparse.Namespace) -> int:
         return 2
     rules = TileRules(palette=PALETTES[args.tiles], jokers=args.jokers, opening_points=args.opening_points)
     before, after, change = read_turn(reader, *photos, compare=not args.camera_moved)
-    unchanged = len(before.rows) - len(by_change(before, after, change)[0].rows) if change is not None else None
     ruling = judge_turn(before, after, rules, opened=not args.first_laying_out, confirm_below=confirm_below,
                         strict=args.strict, change=change)
     played = list((Counter(t for g in after.groups for t in g) - Counter(t for g in before.groups for t in g)).elements())
@@ -90,19 +89,19 @@ def run(args: argparse.Namespace) -> int:
         print(f"rummyref: cannot write {args.annotate}", file=sys.stderr)
         return 1
     if args.json:
-        print(json.dumps({"before": before.to_json(), "after": after.to_json(), "played": played,
-                          "rows_unchanged": unchanged, **ruling.to_json()}))
+        print(json.dumps({"before": before.to_json(), "after": after.to_json(), "played": played, **ruling.to_json()}))
         return 0
     for name, reading in (("before", before), ("after", after)):
         print(f"{name}: {'  '.join(' '.join(group) for group in reading.groups) or 'no tiles'}")
         for number, doubt in enumerate(reading.doubts, 1):     # numbered as --annotate rings them
             print(f"  doubt {number}: {doubt}")
     print(f"played: {' '.join(played) or 'nothing'}")
-    if unchanged is None:
-        print("the photos were not compared" + ("" if args.camera_moved else ": another size, or they differ all over"))
+    if ruling.rows_unchanged is None:
+        why = "" if args.camera_moved else ": --strict" if change is not None else ": another size, or they differ all over"
+        print(f"the photos were not compared{why}")
     else:
-        print(f"the photos were compared: {unchanged} of the {len(before.rows)} rows before the turn lie where nothing "
-              f"changed, read alike in both; they are taken as they were")
+        print(f"the photos were compared: {ruling.rows_unchanged} of the {len(before.rows)} rows before the turn lie "
+              f"where nothing changed, read alike in both; they are taken as they were")
     if ruling.despite:
         print(f"the verdict stands whatever the doubted tiles are ({ruling.despite})")
     if ruling.check is None:

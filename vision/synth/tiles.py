@@ -511,13 +511,17 @@ def render_tile_scene(rng: np.random.Generator, params: TileSceneParams | None =
     those combinations instead of dealt ones (a row that finds no room is left out: compare
     :attr:`TileScene.rows` with what was asked)."""
     params = params or TileSceneParams()
-    name = params.palette if params.palette != "any" else list(PALETTES)[rng.integers(len(PALETTES))]
-    palette = PALETTES[name]
-    style = TileStyle.random(rng, name, tile_fonts(params.fonts), vary_glyphs=params.fonts == "train",
-                             stretch=params.glyph_stretch)
-    tile_h = float(rng.uniform(*params.tile_height))
+    palette, style, tile_h = _set_and_size(rng, params)
     tiles, laid = _layout(rng, params, palette, tile_h, style.aspect, rows)
     return _photograph(rng, params, style, tiles, laid, tile_h)
+
+
+def _set_and_size(rng: np.random.Generator, params: TileSceneParams) -> tuple[TilePalette, TileStyle, float]:
+    """The tile set of a photo (its palette and look) and its tiles' height in pixels."""
+    name = params.palette if params.palette != "any" else list(PALETTES)[rng.integers(len(PALETTES))]
+    style = TileStyle.random(rng, name, tile_fonts(params.fonts), vary_glyphs=params.fonts == "train",
+                             stretch=params.glyph_stretch)
+    return PALETTES[name], style, float(rng.uniform(*params.tile_height))
 
 
 def render_tile_turn(rng: np.random.Generator, params: TileSceneParams, before: list[list[str]],
@@ -547,11 +551,8 @@ def render_tile_turn(rng: np.random.Generator, params: TileSceneParams, before: 
                 only[1].extend((number, len(row) + k) for k in range(j2 - j1))
                 row.extend(second[j1:j2])
         both.append(row)
-    name = params.palette if params.palette != "any" else list(PALETTES)[rng.integers(len(PALETTES))]
-    style = TileStyle.random(rng, name, tile_fonts(params.fonts), vary_glyphs=params.fonts == "train",
-                             stretch=params.glyph_stretch)
-    tile_h = float(rng.uniform(*params.tile_height))
-    tiles, laid = _layout(rng, params, PALETTES[name], tile_h, style.aspect, both)
+    palette, style, tile_h = _set_and_size(rng, params)
+    tiles, laid = _layout(rng, params, palette, tile_h, style.aspect, both)
     placed, next_row = {}, 0            # (union row, position) -> tile number, for the rows that found room
     for members in laid:
         while [tiles[k].code for k in members] != both[next_row]:
