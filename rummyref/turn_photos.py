@@ -77,6 +77,10 @@ FACE_GONE = 0.6
 """A tile read before the turn whose outline changed this much between the photos, with no tile read there
 after it, was taken away: another tile in its place would leave its face's colour as it was."""
 
+ONE_OUTLINE = 0.15
+"""Two tiles read in two photos of one still camera are cut alike where no corner of theirs lies this many
+tile heights from the other's (tiles cut alike lie a few hundredths of a height apart)."""
+
 CHANGE_UNREAD = "a change on the table at ({:.0f}, {:.0f}) where no tile is read"
 
 UNSURE = "a tile read unsure"
@@ -235,9 +239,36 @@ def _judge_readings(before: TableReading, after: TableReading, rules: TileRules,
 def _in_one_place(before: TableReading, after: TableReading, change: TableChange) -> list[tuple]:
     """Pairs of places ((0, group, position), (1, group, position)) of a tile read in both photos in one
     place, whose face did not change there (:data:`FACE_GONE`), read as two tiles: one tile, one photo's misread."""
-    return [((0, *place), (1, *other_place)) for place, tile in _places(before) if change.share(tile.outline) < FACE_GONE
-            for other_place, other in _places(after)
-            if other.tile != tile.tile and math.dist(tile.center, other.center) < 0.3 * tile.height]
+    return [((0, *place), (1, *other_place)) for (place, tile), (other_place, other) in _one_place(before, after, change)
+            if other.tile != tile.tile]
+
+
+def _one_place(before: TableReading, after: TableReading, change: TableChange) -> list[tuple]:
+    """Pairs ((group, position), tile) of the two readings, a tile before and a tile after the turn in one
+    place, whose face did not change there (:data:`FACE_GONE`): one tile, seen twice."""
+    return [((place, tile), (other_place, other)) for place, tile in _places(before) if change.share(tile.outline) < FACE_GONE
+            for other_place, other in _places(after) if math.dist(tile.center, other.center) < 0.3 * tile.height]
+
+
+def _one_outline(tile: TileObservation, other: TileObservation) -> bool:
+    """Whether two tiles read in two photos have one outline (every corner within :data:`ONE_OUTLINE`
+    tile heights, either way up): one tile cut alike, not a row cut into too few tiles in one photo."""
+    corners = list(other.outline)
+    return min(max(math.dist(p, q) for p, q in zip(tile.outline, corners[k:] + corners[:k])) for k in range(4)
+               ) < ONE_OUTLINE * tile.height
+
+
+def _surer_where_alike(before: TableReading, after: TableReading, change: TableChange) -> tuple[TableReading, TableReading]:
+    """Both readings, a tile read alike in one place in both photos, its face unchanged there and its
+    outline one (:func:`_one_outline`), as sure in both as its surer reading: it is one tile, and one
+    photo reads it surely enough. (A row cut into too few tiles in one photo has its tiles' centres
+    near those of the other's, and reads some as the tiles there, unsurely: those are no such tiles.)"""
+    surer: dict[int, float] = {}
+    for (_, tile), (_, other) in _one_place(before, after, change):
+        if other.tile == tile.tile and _one_outline(tile, other):
+            surer[id(tile)] = surer[id(other)] = max(tile.confidence, other.confidence, surer.get(id(tile), 0.0))
+    return tuple(replace(reading, tiles=tuple(replace(t, confidence=surer.get(id(t), t.confidence)) for t in reading.tiles))
+                 for reading in (before, after))
 
 
 def _places(reading: TableReading) -> list[tuple[tuple[int, int], TileObservation]]:
@@ -326,10 +357,10 @@ def by_change(before: TableReading, after: TableReading, change: TableChange, ru
     >>> first.groups, second.groups, second.doubts
     ([], [['G5', 'G6', 'G7']], ())
     """
-    readings = (before, after)
     heights = [t.height for t in before.tiles + after.tiles]
     if not heights:
         return before, after
+    before, after = readings = _surer_where_alike(before, after, change)
     rows = [r.rows for r in readings]
     quiet = [{n for n, row in enumerate(photo_rows) if all(change.distance(t.center) >= CLEAR * t.height for t in row)}
              for photo_rows in rows]

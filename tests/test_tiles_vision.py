@@ -13,7 +13,7 @@ from engine.cards import PALETTES, RUMMIKUB, parse_tile
 from engine.tiles import TileRules, group_of
 from rummyref.cli import main
 from vision.synth.tiles import (HELDOUT_FONT, TileSceneParams, TileStyle, deal_rows, render_learning_layout,
-                                render_tile_scene, tile_fonts)
+                                render_tile_scene, render_tile_turn, tile_fonts)
 from vision.tiles.evaluation import match, score_scene
 from vision.tiles.grouping import Placed, rows
 import vision.tiles.reader as reader_module
@@ -135,26 +135,61 @@ def _row_read(scene, reading, codes: list[str]) -> bool:
             and len({reading.tiles[matched[i]].row for i in row}) == 1)
 
 
-def test_the_contrast_look_reads_a_row_the_face_colour_misses(reader):
-    """Rendered tables (held-out font) where the face colour found no outline for a row; the
-    contrast look (faces lighter than their surroundings, tile-shaped) finds it and the row is
-    read tile by tile. On seed 45 no face colour explains any tile: all is found that way."""
-    def scene_of(seed: int):
-        return render_tile_scene(np.random.default_rng(seed), TileSceneParams(palette="ravensburger", fonts="heldout",
-                                                                              light_tables=False, hands=0.0))
+def _held_out_scene(seed: int):
+    return render_tile_scene(np.random.default_rng(seed), TileSceneParams(palette="ravensburger", fonts="heldout",
+                                                                          light_tables=False, hands=0.0))
 
-    scene = scene_of(149)
+
+def test_the_contrast_look_reads_a_row_the_face_colour_misses(reader):
+    """A rendered table (held-out font) where the face colour found no outline for a row; the
+    contrast look (faces lighter than their surroundings, tile-shaped) finds it and the row is
+    read tile by tile."""
+    scene = _held_out_scene(149)
     layout = find_layout(scene.image)
     row = next(r for r in scene.rows if [scene.tiles[i].code for i in r] == ["Y7", "B7", "R7"])
     x, y = np.mean([scene.tiles[i].center for i in row], axis=0)
     assert [b.second_look for b in layout.blobs if math.hypot(b.x - x, b.y - y) < 30] == [True]
     read = reader.with_palette(PALETTES["ravensburger"])
     assert _row_read(scene, read.read(scene.image), ["Y7", "B7", "R7"])
-    scene = scene_of(45)
-    assert all(b.second_look for b in find_layout(scene.image).blobs)
-    reading = read.read(scene.image)
+
+
+TURN_PARAMS = TileSceneParams(palette="rummikub", fonts="heldout", scattered=(0, 0), hands=0.0, light_tables=False,
+                              tile_height=(40.0, 64.0), in_view=True)
+"""The tile turn benchmark's photos (``benchmarks/eval_tiles.py``)."""
+
+
+def test_faces_the_colour_of_the_cloth_are_told_by_their_lightness(reader):
+    """Pink faces on a pink cloth (seed 45), cream faces on an olive one (a turn of the benchmark,
+    seed 22's 19th): the faces' colour covers most of the frame, so only what is nearly as light
+    as the faces is taken for one (``outlines.STRICT_DARKEST``), and every row is read by it. The
+    olive table was read as no tile at all before."""
+    scene = _held_out_scene(45)
+    layout = find_layout(scene.image)
+    assert layout.face is not None and layout.blobs and not any(b.second_look for b in layout.blobs)
+    reading = reader.with_palette(PALETTES["ravensburger"]).read(scene.image)
     for codes in (["Y10", "B10", "G10", "R10"], ["G4", "G5", "G6"]):
         assert _row_read(scene, reading, codes), reading.groups
+    before = [["B9", "O9", "K9", "R9"], ["O7", "O8", "O9", "O10"], ["JK", "R4", "O4", "K4"]]
+    scene, _ = render_tile_turn(np.random.default_rng(701023561), TURN_PARAMS, before,
+                                before[:1] + [["O8", "O9", "O10"], before[2], ["B2", "R2", "O2"]])
+    reading = reader.with_palette(RUMMIKUB).read(scene.image)
+    assert sorted(reading.groups) == sorted(before) and not reading.doubts
+
+
+def test_faces_of_another_colour_guess_where_the_likeliest_reads_no_tile(reader):
+    """A striped cloth (a turn of the benchmark, seed 22's 147th): the face colour that explains the
+    most tile-shaped blobs is that of the stripes' lit edges, and its blobs read as no tile; the
+    reader tries the frame's other guesses and reads every row by the cream faces'."""
+    before = [["K9", "O9", "B9", "R9"], ["R6", "R7", "JK", "R9", "R10"], ["O6", "JK", "R6"],
+              ["B8", "B9", "B10", "B11", "B12", "B13"], ["O8", "K8", "JK"]]
+    after = before[:3] + [before[3][1:], before[4], ["K5", "K6", "K7", "K8", "K9", "K10"]]
+    scenes = render_tile_turn(np.random.default_rng(1489470253), TURN_PARAMS, before, after)
+    read = reader.with_palette(RUMMIKUB)
+    for scene, rows in zip(scenes, (before, after)):
+        layout = find_layout(scene.image)
+        reading = read.read(scene.image)
+        assert reading.face != layout.face and reading.face in layout.other_faces
+        assert sorted(reading.groups) == sorted(rows) and not reading.doubts
 
 
 def test_reader_reads_rendered_tables_of_both_palettes_in_the_held_out_font(reader):

@@ -4,6 +4,7 @@ rendered photos, and the rule that a combination left broken is illegal whatever
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -14,6 +15,7 @@ from rummyref.cli import main
 from rummyref.turn_photos import BROKEN_BEFORE, DESPITE_BROKEN, DOUBTS, UNSURE, by_change, judge_turn, read_turn
 from vision.synth.tiles import TileSceneParams, render_tile_scene, render_tile_turn
 from vision.tiles.change import TableChange, table_change
+import vision.tiles.reader as reader_module
 from vision.tiles.reader import Doubt, TableReading, TileObservation, TileReader
 
 BEFORE = [["R1", "R2", "R3"], ["B5", "G5", "Y5"]]
@@ -288,20 +290,46 @@ def test_a_row_near_a_change_in_one_photo_is_near_it_in_both() -> None:
     assert first.groups == second.groups == [["R1", "R2", "R3"]]
 
 
-def test_the_photo_a_face_colour_lost_is_read_again_by_the_other_photos(reader, tmp_path, capsys) -> None:
+def test_the_photo_a_face_colour_lost_is_read_again_by_the_other_photos(reader, tmp_path, capsys,
+                                                                        monkeypatch) -> None:
     """The benchmark's seed 22, turn 140: on orange wood, the photo after the turn (a run laid) goes
     by another face colour than the photo before it (one that fits the grain's light streaks better)
     and reads nothing; read by the colour the photo before went by, in the same light, it reads
-    every tile, and the turn is legal."""
+    every tile, and the turn is legal. (The reader's own other guesses, which would find it too,
+    are not tried: ``OTHER_FACES`` 0.)"""
     before = [["Y4", "R4", "G4"], ["R2", "R3", "R4", "R5"], ["G8", "G9", "G10"], ["G12", "R12", "Y12", "B12"]]
     after = before + [["Y10", "G10", "R10"]]
     photos = _photos(tmp_path, after, seed=1362300150, before=before, one_camera=True)
     first, second = (cv2.imread(photo) for photo in photos)
-    alone = reader.read(second)
-    assert len(alone.tiles) < 10 and alone.face != reader.read(first).face
+    with monkeypatch.context() as patched:
+        patched.setattr(reader_module, "OTHER_FACES", 0)
+        alone = reader.read(second)
+        assert len(alone.tiles) < 10 and alone.face != reader.read(first).face
+        read_before, read_after, change = read_turn(reader, first, second)
+    assert sorted(t.tile for t in read_after.tiles) == sorted(code for row in after for code in row)
     read_before, read_after, change = read_turn(reader, first, second)
     assert sorted(t.tile for t in read_after.tiles) == sorted(code for row in after for code in row)
     assert not read_after.doubts and change is not None
     assert judge_turn(read_before, read_after, TileRules(), change=change).verdict == "legal"
     assert main(["check-turn", "--json", *photos]) == 0
     assert json.loads(capsys.readouterr().out)["verdict"] == "legal"
+
+
+def test_a_tile_read_alike_in_one_unchanged_place_is_as_sure_as_its_surer_reading() -> None:
+    """As seed 7's turn 21 (there K2-K4): R2 of the run R2-R4 read at 0.67 before the turn and at 0.72
+    after it, in one place, its face unchanged; the run extended by R5. One photo reads that tile surely
+    enough: the turn is legal. Where its face changed there (another tile in its place), or one photo cuts
+    it otherwise, it is asked."""
+    def reading(row: str, first: float) -> TableReading:
+        plain = _reading([row])
+        return replace(plain, tiles=(replace(plain.tiles[0], confidence=first),) + plain.tiles[1:])
+    before, after = reading("R2 R3 R4", 0.67), reading("R2 R3 R4 R5", 0.72)
+    changed = np.zeros((40, 120), bool)
+    changed[0:20, 45:60] = True               # the photos at half size: R5 laid at x 90..120
+    assert judge_turn(before, after, TileRules(), change=TableChange(changed, 2.0)).verdict == "legal"
+    assert judge_turn(before, after, TileRules()).asked == UNSURE
+    # Cut wider in one photo (as a row cut into too few tiles is), about the same centre: not one tile cut alike.
+    wider = replace(after, tiles=(replace(after.tiles[0], outline=((-7, 0), (37, 0), (37, 40), (-7, 40))),) + after.tiles[1:])
+    assert judge_turn(before, wider, TileRules(), change=TableChange(changed, 2.0)).asked == UNSURE
+    changed[0:20, 0:15] = True                # R2's face changed too
+    assert judge_turn(before, after, TileRules(), change=TableChange(changed, 2.0)).asked == UNSURE

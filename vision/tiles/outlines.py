@@ -42,6 +42,9 @@ DARKEST = 0.68
 """A face may be this much darker than the lightest faces near it."""
 DEEPEST_SHADE = 0.8
 """... and the faces in a shadow this much darker than those in the light."""
+STRICT_DARKEST = 0.85
+"""Where the faces' colour is the table's too (cream faces on an olive cloth), a face may be only
+this much darker than the face colour, shade or not: the faces are what is much lighter."""
 LOOSE_TOLERANCE = 32.0
 LOOSE_SHADE = 0.6
 LOOSE_GAIN = 1.1
@@ -236,14 +239,15 @@ FACE_MASK_REACH = 4
 
 
 def face_mask(scaled: _Scaled, face: tuple[float, float, float], tolerance: float = COLOUR_TOLERANCE,
-              deepest: float = DEEPEST_SHADE, window: tuple[slice, slice] | None = None) -> np.ndarray:
+              deepest: float = DEEPEST_SHADE, window: tuple[slice, slice] | None = None,
+              darkest: float = DARKEST) -> np.ndarray:
     """Pixels near the face colour ``face`` (within ``tolerance`` in a, b) and not much darker
-    (uint8 0/255; in a shadow down to ``deepest`` of the face's lightness) of a scaled frame;
-    with ``window``, of that part of it (the same as the whole frame's mask there, but for
-    :data:`FACE_MASK_REACH` pixels along the window's sides inside the frame)."""
+    (at least ``darkest`` of its lightness; uint8 0/255; in a shadow down to ``deepest`` of that)
+    of a scaled frame; with ``window``, of that part of it (the same as the whole frame's mask
+    there, but for :data:`FACE_MASK_REACH` pixels along the window's sides inside the frame)."""
     fl, fa, fb = face
     light, nearby = (scaled.light, scaled.nearby) if window is None else (scaled.light[window], scaled.nearby[window])
-    near = scaled.near_colour(fa, fb, tolerance, window) & (light > DARKEST * fl * _shade(nearby, fl, deepest))
+    near = scaled.near_colour(fa, fb, tolerance, window) & (light > darkest * fl * _shade(nearby, fl, deepest))
     opened = cv2.morphologyEx(near.astype(np.uint8) * 255, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
     # Closing seals the dents of digits at the bevel and the thin seams inside a row.
     return cv2.morphologyEx(opened, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
@@ -276,7 +280,8 @@ def _seamed_count(scaled: _Scaled, rects: list) -> float:
 
 
 def face_rects(scaled: _Scaled, min_area: float, known: tuple[float, float, float] | None = None
-               ) -> tuple[list, np.ndarray | None, tuple[list, np.ndarray | None], tuple[float, float, float] | None]:
+               ) -> tuple[list, np.ndarray | None, tuple[list, np.ndarray | None], tuple[float, float, float] | None,
+                          list[tuple[float, float, float]]]:
     """The tile-shaped rectangles of a scaled frame, under the face-colour guess that
     explains the most tiles of one size -- so warm or cold light, cream or white faces and glare
     need no setting -- that guess's face mask (None when no guess was plausible), the
@@ -284,16 +289,21 @@ def face_rects(scaled: _Scaled, min_area: float, known: tuple[float, float, floa
     ones do not explain, with that look's mask: faces in a dark corner or under glare that may
     be missed tiles; and the winning face colour (lightness, a, b; None where none won).
     ``known``: the face colour to go by instead of the frame's own guesses (the one another photo
-    of the table, in the same light, went by)."""
+    of the table, in the same light, went by); and the other guesses that explain a tile, the likelier first."""
     lighter_than, light_97 = _percentiles(scaled.light, (60, 97))
     looks = []
     for face in ([known] if known is not None else _face_colours(scaled, float(light_97))):
         if face[0] < lighter_than or any(np.allclose(face, other, atol=2.0) for other, _, _ in looks):
             continue        # faces are lighter than most of the table (and a guess once is enough)
         mask = face_mask(scaled, face)
+        darkest, deepest = DARKEST, DEEPEST_SHADE
+        if np.count_nonzero(mask) > MAX_COVER * mask.size:
+            # The table shares the faces' colour: only what is nearly as light as the faces may be one.
+            darkest, deepest = STRICT_DARKEST, 1.0
+            mask = face_mask(scaled, face, darkest=darkest, deepest=deepest)
         if np.count_nonzero(mask) <= MAX_COVER * mask.size:     # faces cover less than half of it
-            rects = _rect_blobs(mask, min_area,
-                                stricter=lambda box, face=face: face_mask(scaled, face, COLOUR_TOLERANCE / 2, window=box))
+            rects = _rect_blobs(mask, min_area, stricter=lambda box, face=face, darkest=darkest, deepest=deepest: face_mask(
+                scaled, face, COLOUR_TOLERANCE / 2, deepest, window=box, darkest=darkest))
             looks.append((face, rects, mask))
     # Seams are costly to check: a look whose tiles, seams or not, are fewer than the best
     # seamed count so far cannot win.
@@ -324,7 +334,8 @@ def face_rects(scaled: _Scaled, min_area: float, known: tuple[float, float, floa
             covered = _covered(scaled.light.shape, best[0])
             loose = [r for r in rects if _share_inside(covered, r) < 0.5]
             loose_mask = mask
-    return best[0], best[1], (loose, loose_mask), best_face if best_count > 0 else None
+    others = [face for face, rects, _ in looks if rects and face != best_face]
+    return best[0], best[1], (loose, loose_mask), best_face if best_count > 0 else None, others
 
 
 def _share_inside(covered: np.ndarray, rect) -> float:
@@ -619,6 +630,9 @@ class Layout:
     can lie there, but a blob beside one may be part of a tile the finder cut wrong."""
     face: tuple[float, float, float] | None = None
     """The face colour that won (:func:`face_rects`), None where none did."""
+    other_faces: list[tuple[float, float, float]] = field(default_factory=list)
+    """The other face colours guessed that explain a tile, the likelier first: where the winner's
+    blobs read as no tile (a striped cloth's stripes), the faces may be of one of these."""
 
 
 def row_pitch(blobs: list[Blob], least: int = 3) -> float | None:
@@ -650,7 +664,7 @@ def find_layout(frame: np.ndarray, min_height: float = 12.0, alternatives: int =
     small = cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else frame
     min_area = (min_height * scale) ** 2 * 0.5
     scaled = _Scaled.of(small)
-    rects, mask, (loose, loose_mask), winner = face_rects(scaled, min_area, face)
+    rects, mask, (loose, loose_mask), winner, others = face_rects(scaled, min_area, face)
     second_look = False
     if not rects and contrast:
         # No face colour explains a tile (faces and table alike in colour): tiles lighter than
@@ -694,7 +708,7 @@ def find_layout(frame: np.ndarray, min_height: float = 12.0, alternatives: int =
             vouches = tuple(p for p in unexplained if cv2.pointPolygonTest(corners, p, False) >= 0)
             unexplained = [p for p in unexplained if p not in vouches]
             blobs.append(_blob(scaled, rect, scale, aspect, alternatives, len(rects) + len(blobs), True, vouches))
-    return Layout(blobs, aspect, unexplained, second_look, blank, winner)
+    return Layout(blobs, aspect, unexplained, second_look, blank, winner, others)
 
 
 def _tinted_faces(scaled: _Scaled, rects: list, lighter: np.ndarray,

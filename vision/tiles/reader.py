@@ -45,6 +45,8 @@ EDGE = 2.0
 Point = tuple[float, float]
 NEAR_DROPPED = 1.5
 """A blank patch of face colour this many tile heights from a candidate that was not read is a doubt."""
+OTHER_FACES = 2
+"""Where the frame's likeliest face colour finds no tile, the reader tries this many of its other guesses."""
 STEPS = (0.8, 1.0, 1.2)
 """Where the reader looks for a tile beyond a row's end: this many tile widths on from the end tile."""
 JITTERS = ((0.05, 0.0, 0.0, 1.0), (-0.05, 0.0, 0.0, 1.0), (0.0, 0.05, 0.0, 1.0), (0.0, -0.05, 0.0, 1.0),
@@ -458,6 +460,19 @@ class TileReader:
         table in the same light)."""
         if not isinstance(frame, np.ndarray) or frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
             raise ValueError("read expects a BGR uint8 image of shape (H, W, 3)")
+        reading, other_faces = self._read(frame, face)
+        if face is None and not reading.tiles:
+            # The face colour that explained the most tile-shaped blobs may be the table's: the light
+            # stripes of a striped cloth are blobs too, and read as no tile. The faces may be of another guess.
+            for other in other_faces[:OTHER_FACES]:
+                again, _ = self._read(frame, other)
+                if again.tiles:
+                    return again
+        return reading
+
+    def _read(self, frame: np.ndarray, face: tuple[float, float, float] | None
+              ) -> tuple[TableReading, list[tuple[float, float, float]]]:
+        """:meth:`read` by one face colour (``None``: the frame's own likeliest), and the other face colours guessed."""
         layout = find_layout(frame, face=face)
         # A row's count is also tried at the pitch the frame's other rows share: the seams may
         # leave the true count out where the frame's lone tiles give a misleading aspect.
@@ -467,7 +482,7 @@ class TileReader:
         if not cut:
             return TableReading((), tuple(Doubt(f"a tile-sized patch of face colour at ({x:.0f}, {y:.0f}) is no tile found",
                                                 (x, y)) for x, y in layout.unexplained) + (Doubt("no tile found"),),
-                                layout.face)
+                                layout.face), layout.other_faces
         doubts: list[Doubt] = []
         unreadable: list[Placed] = []       # candidates that may be tiles the classifier could not read
         dropped: list[Placed] = []          # ... and all candidates it did not read
@@ -638,9 +653,9 @@ class TileReader:
             doubts.append(Doubt("a hand covers part of the table", near=zip((xs + 0.5) * scale, (ys + 0.5) * scale)))
         if not observations:
             if layout.contrast_only:    # light patches of the table's grain, nothing to tell from an empty table
-                return TableReading((), (Doubt("no tile found"),), layout.face)
+                return TableReading((), (Doubt("no tile found"),), layout.face), layout.other_faces
             doubts.append(Doubt("no tile found"))
-        return TableReading(_renumber(observations), tuple(doubts), layout.face)
+        return TableReading(_renumber(observations), tuple(doubts), layout.face), layout.other_faces
 
 
 def row_ends_at_frame(frame: np.ndarray, row: list[Placed], margin: float = 0.1) -> list[int]:
