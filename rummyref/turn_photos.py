@@ -149,7 +149,42 @@ def read_turn(reader: TileReader, before: np.ndarray, after: np.ndarray,
                 again = reader.read(image, face=other)
                 if _better(again, first[photo]):
                     readings[photo] = again
+        _read_changes_again(reader, (before, after), readings, change)
     return readings[0], readings[1], change
+
+
+def _read_changes_again(reader: TileReader, images: tuple[np.ndarray, np.ndarray], readings: list[TableReading],
+                        change: TableChange) -> None:
+    """Where the photos changed and no tile read in either covers it, the photo in which that part is
+    the lighter (a face came or went there) read again by its colour (the lighter half of its pixels),
+    that reading kept where it is better (:func:`_better`; in place). Tiles in a light of another colour
+    (a tinted lamp's pool) are not of the face colour the reader went by, nor lighter than the table there."""
+    read = _read_so_far(readings)
+    if read is None:
+        return
+    patches = change.unexplained_mask(*read)
+    if not patches.any():
+        return
+    labs = [cv2.cvtColor(image, cv2.COLOR_BGR2LAB)[cv2.resize(patches.astype(np.uint8), image.shape[1::-1],
+                                                              interpolation=cv2.INTER_NEAREST) > 0]
+            for image in images]
+    photo = int(np.mean(labs[1][:, 0]) > np.mean(labs[0][:, 0]))
+    pixels = labs[photo].astype(np.float32)
+    lighter = pixels[pixels[:, 0] >= np.median(pixels[:, 0])]
+    face = (float(np.median(lighter[:, 0])), float(np.median(lighter[:, 1])) - 128, float(np.median(lighter[:, 2])) - 128)
+    if readings[photo].face is None or not np.allclose(face, readings[photo].face, atol=2.0):
+        again = reader.read(images[photo], face=face)
+        if _better(again, readings[photo]):
+            readings[photo] = again
+
+
+def _read_so_far(readings) -> tuple[list[np.ndarray], float] | None:
+    """The outlines of the tiles read in either photo, and a tile face's area (frame pixels; None where no tile is read)."""
+    tiles = [t for reading in readings for t in reading.tiles]
+    if not tiles:
+        return None
+    height = float(np.median([t.height for t in tiles]))
+    return [np.asarray(t.outline, np.float32) for t in tiles], 0.7 * height ** 2
 
 
 def _better(reading: TableReading, than: TableReading) -> bool:
@@ -414,8 +449,7 @@ def by_change(before: TableReading, after: TableReading, change: TableChange, ru
                        or (near_change(d) or not all_alike) and not (photo == 1 and taken_away(d)))
         return TableReading(tiles, doubts + extra)
 
-    outlines = [np.asarray(t.outline, np.float32) for t in before.tiles + after.tiles]
-    unread = tuple(Doubt(CHANGE_UNREAD.format(*at), at) for at in change.unexplained(outlines, 0.7 * height ** 2))
+    unread = tuple(Doubt(CHANGE_UNREAD.format(*at), at) for at in change.unexplained(*_read_so_far(readings)))
     return without(before, standing[0]), without(after, standing[1], unread, photo=1)
 
 

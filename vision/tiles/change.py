@@ -84,6 +84,14 @@ class TableChange:
         """Centres (frame pixels) of the changed patches of at least :data:`UNREAD_SHARE` of
         ``tile_area`` (frame pixels) that the ``outlines`` (tiles read in either photo, frame
         pixels; a quarter of a tile's side is added around each for its shadow) leave uncovered."""
+        return self._unexplained(outlines, tile_area)[0]
+
+    def unexplained_mask(self, outlines: Sequence[np.ndarray], tile_area: float) -> np.ndarray:
+        """The pixels (bool, :data:`WORK_WIDTH` wide) of the patches :meth:`unexplained` finds."""
+        return self._unexplained(outlines, tile_area)[1]
+
+    def _unexplained(self, outlines: Sequence[np.ndarray], tile_area: float
+                     ) -> tuple[list[tuple[float, float]], np.ndarray]:
         left = self.changed.astype(np.uint8)
         covered = np.zeros_like(left)
         for corners in outlines:
@@ -92,10 +100,11 @@ class TableChange:
             grown = centre + (corners - centre) * 1.5
             cv2.fillPoly(covered, [np.round(grown).astype(np.int32)], 1)
         left[covered > 0] = 0
-        count, _, stats, centres = cv2.connectedComponentsWithStats(left, connectivity=8)
+        count, labels, stats, centres = cv2.connectedComponentsWithStats(left, connectivity=8)
         least = UNREAD_SHARE * tile_area / self.scale ** 2
-        return [(float(centres[k][0] * self.scale), float(centres[k][1] * self.scale))
-                for k in range(1, count) if stats[k, cv2.CC_STAT_AREA] >= least]
+        kept = [k for k in range(1, count) if stats[k, cv2.CC_STAT_AREA] >= least]
+        return ([(float(centres[k][0] * self.scale), float(centres[k][1] * self.scale)) for k in kept],
+                np.isin(labels, kept))
 
 
 def table_change(before: np.ndarray, after: np.ndarray) -> TableChange | None:
