@@ -27,7 +27,10 @@ nothing changed (a tile missed there is missed in both photos, and it lies in a 
 change). A change that no tile read in either photo covers is a sign of a missed tile
 (:data:`CHANGE_UNREAD`); one in the photo after the turn where a tile was read before it and its
 face changed (:data:`FACE_GONE`) is not: that tile was taken away (a tile there would show a face
-as before). Both photos are read in one light (:func:`read_turn`).
+as before); nor is one in the photo before the turn where a tile is read after it, its face come
+there: that tile was laid on bare table. Both photos are read in one light, and a change no tile
+read covers is read again by its own colour (:func:`read_turn`). A tile read alike in one place in
+both photos, cut alike, is as sure as its surer reading.
 
 A tile read in one place in both photos, its face unchanged there, but read as two tiles, is one
 tile (one photo's misread): it is tried as every tile in both at once
@@ -75,7 +78,8 @@ CLEAR = 1.5
 
 FACE_GONE = 0.6
 """A tile read before the turn whose outline changed this much between the photos, with no tile read there
-after it, was taken away: another tile in its place would leave its face's colour as it was."""
+after it, was taken away: another tile in its place would leave its face's colour as it was. (And one read
+after the turn so, with none read there before it, was laid on bare table.)"""
 
 ONE_OUTLINE = 0.15
 """Two tiles read in two photos of one still camera are cut alike where no corner of theirs lies this many
@@ -243,7 +247,7 @@ def _judge_readings(before: TableReading, after: TableReading, rules: TileRules,
     # With the photos compared, a tile read as two in one place, its face unchanged there, is one tile;
     # the tiles that seem to have turned into others elsewhere (replaced_in_place) are looked for with it
     # read alike in both.
-    twice = _in_one_place(before, after, change) if change is not None else []
+    twice = _in_one_place(before, after, change, confirm_below) if change is not None else []
     linked = {place for pair in twice for place in pair}
     places = [place for place in _unsure_places(readings, tables, rules, confirm_below) if place not in linked]
     alike = [list(group) for group in tables[0]]
@@ -271,11 +275,14 @@ def _judge_readings(before: TableReading, after: TableReading, rules: TileRules,
     return unless_broken(UNSURE if unsure else SWAPPED if swapped or twice else DOUBTED)
 
 
-def _in_one_place(before: TableReading, after: TableReading, change: TableChange) -> list[tuple]:
+def _in_one_place(before: TableReading, after: TableReading, change: TableChange, confirm_below: float) -> list[tuple]:
     """Pairs of places ((0, group, position), (1, group, position)) of a tile read in both photos in one
-    place, whose face did not change there (:data:`FACE_GONE`), read as two tiles: one tile, one photo's misread."""
+    place, whose face did not change there (:data:`FACE_GONE`), read as two tiles (one photo's misread), or
+    read alike but less sure than ``confirm_below`` in both and cut alike (:func:`_one_outline`): one tile,
+    whatever it is in one photo it is in the other too."""
     return [((0, *place), (1, *other_place)) for (place, tile), (other_place, other) in _one_place(before, after, change)
-            if other.tile != tile.tile]
+            if other.tile != tile.tile or (max(tile.confidence, other.confidence) < confirm_below
+                                           and _one_outline(tile, other))]
 
 
 def _one_place(before: TableReading, after: TableReading, change: TableChange) -> list[tuple]:
@@ -436,17 +443,20 @@ def by_change(before: TableReading, after: TableReading, change: TableChange, ru
         standing = quiet
     all_alike = standing == quiet and bool(standing[0] or standing[1])
 
-    gone = [np.asarray(t.outline, np.float32) for t in before.tiles if change.share(t.outline) >= FACE_GONE
-            and not any(math.dist(t.center, seen.center) < 0.5 * t.height for seen in after.tiles)]
+    # The faces that came or went: tiles read in one photo only, the face's colour come or gone there.
+    faces = [[np.asarray(t.outline, np.float32) for t in readings[photo].tiles if change.share(t.outline) >= FACE_GONE
+              and not any(math.dist(t.center, seen.center) < 0.5 * t.height for seen in readings[1 - photo].tiles)]
+             for photo in (0, 1)]
 
-    def taken_away(doubt) -> bool:
+    def bare_there(doubt, photo: int) -> bool:
+        """Whether a sign of a missed tile lies where the other photo shows a face that came or went: the table."""
         at = getattr(doubt, "at", None)
-        return at is not None and any(cv2.pointPolygonTest(outline, at, False) >= 0 for outline in gone)
+        return at is not None and any(cv2.pointPolygonTest(outline, at, False) >= 0 for outline in faces[1 - photo])
 
     def without(reading: TableReading, rows: set[int], extra: tuple = (), photo: int = 0) -> TableReading:
         tiles = tuple(t for n, row in enumerate(reading.rows) if n not in rows for t in row)
         doubts = tuple(d for d in reading.doubts if getattr(d, "misread", False)
-                       or (near_change(d) or not all_alike) and not (photo == 1 and taken_away(d)))
+                       or (near_change(d) or not all_alike) and not bare_there(d, photo))
         return TableReading(tiles, doubts + extra)
 
     unread = tuple(Doubt(CHANGE_UNREAD.format(*at), at) for at in change.unexplained(*_read_so_far(readings)))

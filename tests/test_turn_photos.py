@@ -351,3 +351,35 @@ def test_a_row_laid_in_a_light_of_another_colour_is_read_by_the_colour_of_what_c
     assert main(["check-turn", "--json", *photos]) == 0
     found = json.loads(capsys.readouterr().out)
     assert found["verdict"] == "legal" and sorted(found["played"]) == ["R4", "R5", "R6"]
+
+
+def test_a_tile_read_alike_and_unsure_in_both_photos_is_one_tile_that_kept_the_table_before_valid() -> None:
+    """As seed 26's turn 49 (there R8 of R7-R12, read so at 0.53 and 0.67): R3 of the run R2-R4 read
+    unsurely in both photos, in one place, cut alike, its face unchanged; the run extended by R5. It
+    is one tile, and the table before the turn was valid: R3 or a joker, and either way the turn is legal."""
+    def reading(row: str, unsure: float) -> TableReading:
+        plain = _reading([row])
+        return replace(plain, tiles=plain.tiles[:1] + (replace(plain.tiles[1], confidence=unsure),) + plain.tiles[2:])
+    before, after = reading("R2 R3 R4", 0.6), reading("R2 R3 R4 R5", 0.65)
+    changed = np.zeros((40, 120), bool)
+    changed[0:20, 45:60] = True               # the photos at half size: R5 laid at x 90..120
+    assert judge_turn(before, after, TileRules(), change=TableChange(changed, 2.0)).verdict == "legal"
+    assert judge_turn(before, after, TileRules()).asked == UNSURE
+    wider = replace(after, tiles=after.tiles[:1] + (replace(after.tiles[1], outline=((23, 0), (67, 0), (67, 40), (23, 40))),)
+                    + after.tiles[2:])
+    assert judge_turn(before, wider, TileRules(), change=TableChange(changed, 2.0)).asked == UNSURE
+
+
+def test_a_sign_of_a_missed_tile_before_the_turn_where_a_tile_was_laid_on_bare_table_is_no_tile() -> None:
+    """As seed 601's turn 76: the photo before the turn doubts a blob where the run laid after it lies.
+    Where that tile's face came there (its whole place changed), the place was bare table before the
+    turn: no tile missed. Where only its number changed, a tile may have lain there: the doubt stays."""
+    patch = Doubt("a tile-sized patch of face colour at (105, 20) is no tile found", (105, 20))
+    before, after = _reading(["R1 R2 R3"], [patch]), _reading(["R1 R2 R3 R4"])
+    face = np.zeros((40, 120), bool)
+    face[0:21, 45:61] = True                  # the photos at half size: R4's place, x 90..120
+    ink = np.zeros((40, 120), bool)
+    ink[6:12, 50:55] = True
+    for changed, kept in ((face, False), (ink, True)):
+        judged, _ = by_change(before, after, TableChange(changed, 2.0))
+        assert (patch in judged.doubts) == kept
