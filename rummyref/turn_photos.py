@@ -28,7 +28,10 @@ change). A change that no tile read in either photo covers is a sign of a missed
 (:data:`CHANGE_UNREAD`); one in the photo after the turn where a tile was read before it and its
 face changed (:data:`FACE_GONE`) is not: that tile was taken away (a tile there would show a face
 as before); nor is one in the photo before the turn where a tile is read after it, its face come
-there: that tile was laid on bare table. Both photos are read in one light, and a change no tile
+there: that tile was laid on bare table; nor one that only one photo shows, where nothing changed,
+no tile is read in either photo and no row near a change could hold a tile (the same pixels read as
+bare table in the other photo); nor a doubt about a blob's count of tiles whose tiles the other photo
+read and cut alike without doubting them. Both photos are read in one light, and a change no tile
 read covers is read again by its own colour (:func:`read_turn`). A tile read alike in one place in
 both photos, cut alike, is as sure as its surer reading.
 
@@ -58,7 +61,7 @@ from engine.tiles import (
     replaced_in_place,
 )
 from vision.tiles.change import TableChange, table_change
-from vision.tiles.reader import Doubt, TableReading, TileObservation, TileReader
+from vision.tiles.reader import UNUSUAL_WIDTH, Doubt, TableReading, TileObservation, TileReader
 
 CONFIRM_BELOW = 0.7
 """A tile read less sure than this may be another (chosen on rendered tables: readings at least
@@ -84,6 +87,9 @@ after the turn so, with none read there before it, was laid on bare table.)"""
 ONE_OUTLINE = 0.15
 """Two tiles read in two photos of one still camera are cut alike where no corner of theirs lies this many
 tile heights from the other's (tiles cut alike lie a few hundredths of a height apart)."""
+
+SMALLEST_TILE = 12.0
+"""The height (pixels) of the smallest tile looked for where no tile is read in either photo (the reader's least)."""
 
 CHANGE_UNREAD = "a change on the table at ({:.0f}, {:.0f}) where no tile is read"
 
@@ -142,33 +148,42 @@ def read_turn(reader: TileReader, before: np.ndarray, after: np.ndarray,
     each is read again by the other's, and the reading that has no more signs of a missed tile and
     at least as many tiles, and is better in one of the two, is kept. The reader's pick of a face
     colour (the one that explains the most tile-shaped blobs) can flip between two photos a minute
-    apart, with a few tiles more or a slight exposure drift, and lose a whole table."""
+    apart, with a few tiles more or a slight exposure drift, and lose a whole table. A change no
+    tile read covers is read again by its own colour (:func:`_read_changes_again`), and where that
+    reading is kept, the other photo is read again by its face colour too."""
     change = table_change(before, after) if compare else None
-    first = [reader.read(photo) for photo in (before, after)]
-    readings = list(first)
+    images = (before, after)
+    readings = [reader.read(photo) for photo in images]
     if change is not None:
-        for photo, image in enumerate((before, after)):
-            other = first[1 - photo].face
-            if other is not None and other != first[photo].face:
-                again = reader.read(image, face=other)
-                if _better(again, first[photo]):
-                    readings[photo] = again
-        _read_changes_again(reader, (before, after), readings, change)
+        _read_in_one_light(reader, images, readings)
+        if _read_changes_again(reader, images, readings, change):
+            _read_in_one_light(reader, images, readings)
     return readings[0], readings[1], change
 
 
+def _read_in_one_light(reader: TileReader, images: tuple[np.ndarray, np.ndarray], readings: list[TableReading]) -> None:
+    """Where the two readings went by different face colours, each photo read again by the other's,
+    that reading kept where it is better (:func:`_better`; in place)."""
+    first = list(readings)
+    for photo, image in enumerate(images):
+        other = first[1 - photo].face
+        if other is not None and other != first[photo].face:
+            again = reader.read(image, face=other)
+            if _better(again, first[photo]):
+                readings[photo] = again
+
+
 def _read_changes_again(reader: TileReader, images: tuple[np.ndarray, np.ndarray], readings: list[TableReading],
-                        change: TableChange) -> None:
+                        change: TableChange) -> bool:
     """Where the photos changed and no tile read in either covers it, the photo in which that part is
     the lighter (a face came or went there) read again by its colour (the lighter half of its pixels),
-    that reading kept where it is better (:func:`_better`; in place). Tiles in a light of another colour
-    (a tinted lamp's pool) are not of the face colour the reader went by, nor lighter than the table there."""
-    read = _read_so_far(readings)
-    if read is None:
-        return
-    patches = change.unexplained_mask(*read)
+    that reading kept where it is better (:func:`_better`; in place; whether it was). Tiles in a light of
+    another colour (a tinted lamp's pool), or dim ones on a table a lamp's glare lights more than them,
+    are not of the face colour the reader went by, nor lighter than the table there. Where no tile is
+    read at all, every change of at least :data:`SMALLEST_TILE`'s area is looked at."""
+    patches = change.unexplained_mask(*(_read_so_far(readings) or ([], 0.7 * SMALLEST_TILE ** 2)))
     if not patches.any():
-        return
+        return False
     labs = [cv2.cvtColor(image, cv2.COLOR_BGR2LAB)[cv2.resize(patches.astype(np.uint8), image.shape[1::-1],
                                                               interpolation=cv2.INTER_NEAREST) > 0]
             for image in images]
@@ -180,6 +195,8 @@ def _read_changes_again(reader: TileReader, images: tuple[np.ndarray, np.ndarray
         again = reader.read(images[photo], face=face)
         if _better(again, readings[photo]):
             readings[photo] = again
+            return True
+    return False
 
 
 def _read_so_far(readings) -> tuple[list[np.ndarray], float] | None:
@@ -453,10 +470,40 @@ def by_change(before: TableReading, after: TableReading, change: TableChange, ru
         at = getattr(doubt, "at", None)
         return at is not None and any(cv2.pointPolygonTest(outline, at, False) >= 0 for outline in faces[1 - photo])
 
+    changing = [t for photo in (0, 1) for n, row in enumerate(rows[photo]) if n not in quiet[photo] for t in row]
+
+    def points(doubt) -> list:
+        return [doubt.at] if getattr(doubt, "at", None) is not None else list(getattr(doubt, "near", ()))
+
+    def bare_in_other(doubt, photo: int) -> bool:
+        """Whether a sign of a missed tile of one photo lies where nothing changed, no tile is read in either
+        photo, the other photo shows no sign, and no row near a change could hold a tile there."""
+        at = getattr(doubt, "at", None)
+        return (at is not None and change.distance(at) >= height
+                and not any(math.dist(at, t.center) < height for t in before.tiles + after.tiles)
+                and not any(math.dist(at, t.center) < 1.5 * height for t in changing)
+                and not any(math.dist(at, p) < 1.5 * height for d in readings[1 - photo].doubts for p in points(d)))
+
+    # Tiles read alike and cut alike in one place in both photos, their faces unchanged there.
+    cut_alike = [[], []]
+    for (_, tile), (_, other) in _one_place(before, after, change):
+        if tile.tile == other.tile and _one_outline(tile, other):
+            cut_alike[0].append(tile.center)
+            cut_alike[1].append(other.center)
+
+    def counted_in_other(doubt, photo: int) -> bool:
+        """Whether a doubt about a blob's count of tiles is about tiles the other photo cut alike, and doubts not."""
+        near = getattr(doubt, "near", ())
+        return (doubt.endswith(UNUSUAL_WIDTH) and bool(near)
+                and all(any(math.dist(p, c) < 0.2 * height for c in cut_alike[photo]) for p in near)
+                and not any(d.endswith(UNUSUAL_WIDTH) and math.dist(p, q) < 0.5 * height
+                            for d in readings[1 - photo].doubts for q in points(d) for p in near))
+
     def without(reading: TableReading, rows: set[int], extra: tuple = (), photo: int = 0) -> TableReading:
         tiles = tuple(t for n, row in enumerate(reading.rows) if n not in rows for t in row)
         doubts = tuple(d for d in reading.doubts if getattr(d, "misread", False)
-                       or (near_change(d) or not all_alike) and not bare_there(d, photo))
+                       or (near_change(d) or not all_alike) and not bare_there(d, photo) and not bare_in_other(d, photo)
+                       and not counted_in_other(d, photo))
         return TableReading(tiles, doubts + extra)
 
     unread = tuple(Doubt(CHANGE_UNREAD.format(*at), at) for at in change.unexplained(*_read_so_far(readings)))

@@ -10,6 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
+from engine.cards import RUMMIKUB
 from engine.tiles import TileRules
 from rummyref.cli import main
 from rummyref.turn_photos import BROKEN_BEFORE, DESPITE_BROKEN, DOUBTS, UNSURE, by_change, judge_turn, read_turn
@@ -383,3 +384,65 @@ def test_a_sign_of_a_missed_tile_before_the_turn_where_a_tile_was_laid_on_bare_t
     for changed, kept in ((face, False), (ink, True)):
         judged, _ = by_change(before, after, TableChange(changed, 2.0))
         assert (patch in judged.doubts) == kept
+
+
+def test_a_dim_table_no_face_colour_finds_is_read_by_the_colour_of_what_changed(reader) -> None:
+    """The benchmark's seed 7, turn 91: a dim green cloth under three pools of glare, the faces darker
+    than most of the cloth. No guess of the faces' colour finds a tile in either photo ("no tile
+    found"). The run laid changed the table: read by that change's colour, the photo after the turn
+    reads every tile, and the photo before it by the same colour: K9 taken from the table is illegal."""
+    params = replace(PARAMS, palette="rummikub")
+    before = [["K9", "O9", "R9", "B9"], ["B7", "R7", "K7", "O7"], ["O5", "O6", "O7"]]
+    after = [before[0][1:], before[1], before[2], ["K2", "K3", "K4", "K5"]]
+    images = [scene.image for scene in render_tile_turn(np.random.default_rng(957665193), params, before, after)]
+    read = reader.with_palette(RUMMIKUB)
+    assert not any(read.read(image).tiles for image in images)
+    *readings, change = read_turn(read, *images)
+    assert [sorted(r.groups) for r in readings] == [sorted(before), sorted(after)]
+    ruling = judge_turn(*readings, TileRules(palette=RUMMIKUB), change=change)
+    assert ruling.verdict == "illegal" and "K9" in ruling.check.violations[0]
+
+
+def _row_laid_below() -> tuple[TableReading, TableReading, TableChange]:
+    """R1-R3 (y 0..40), and G5-G7 laid below it (y 100..140, x 0..90): the photos at half size."""
+    changed = np.zeros((80, 120), bool)
+    changed[50:71, 0:46] = True
+    return _reading(["R1 R2 R3"]), _reading(["R1 R2 R3", "G5 G6 G7"]), TableChange(changed, 2.0)
+
+
+def test_a_sign_in_one_photo_where_the_other_sees_bare_table_and_nothing_changed_is_no_tile() -> None:
+    """As seed 601's turn 76: the photo before the turn doubts a blob of the gingham cloth beside where
+    a run is laid. Nothing changed there, neither photo reads a tile there, and the photo after the turn
+    shows no sign there: no tile is missed. A sign there in the other photo, or one nearer the change
+    (a tile that may continue the run laid), stays."""
+    before, after, change = _row_laid_below()
+    patch = Doubt("the blob at (140, 120) cut into 1 tile(s) of unusual width", (140, 120))
+    judged, _ = by_change(replace(before, doubts=(patch,)), after, change)
+    assert patch not in judged.doubts
+    assert judge_turn(replace(before, doubts=(patch,)), after, TileRules(), change=change).verdict == "legal"
+    seen = Doubt("a tile-sized patch of face colour at (150, 125) is no tile found", (150, 125))
+    judged, _ = by_change(replace(before, doubts=(patch,)), replace(after, doubts=(seen,)), change)
+    assert patch in judged.doubts
+    nearer = Doubt("a tile-sized patch of face colour at (115, 120) is no tile found", (115, 120))
+    judged, _ = by_change(replace(before, doubts=(nearer,)), after, change)
+    assert nearer in judged.doubts
+
+
+def test_a_blob_of_unusual_width_whose_tiles_the_other_photo_cut_alike_is_counted_right() -> None:
+    """As seed 22's turn 111: a tile taken out of a row leaves K6 alone, and the photo after the turn
+    doubts its blob's count; the photo before cut that tile alike (in its row, of the frame's width)
+    and doubted nothing. Where the other photo doubts it too, or cut it otherwise, the doubt stays."""
+    before, after = _reading(["R1 R2 R3"]), _reading(["R1 R2 R3 R4"])
+    changed = np.zeros((40, 120), bool)
+    changed[0:20, 45:60] = True               # the photos at half size: R4 laid at x 90..120
+    change = TableChange(changed, 2.0)
+    width = Doubt("the blob at (45, 20) cut into 3 tile(s) of unusual width", near=[t.center for t in before.tiles])
+    _, judged = by_change(before, replace(after, doubts=(width,)), change)
+    assert width not in judged.doubts
+    assert judge_turn(before, replace(after, doubts=(width,)), TileRules(), change=change).verdict == "legal"
+    _, judged = by_change(replace(before, doubts=(width,)), replace(after, doubts=(width,)), change)
+    assert width in judged.doubts
+    wider = replace(before, tiles=(replace(before.tiles[0], outline=((-7, 0), (37, 0), (37, 40), (-7, 40))),)
+                    + before.tiles[1:])
+    _, judged = by_change(wider, replace(after, doubts=(width,)), change)
+    assert width in judged.doubts

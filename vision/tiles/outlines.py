@@ -293,8 +293,8 @@ def face_rects(scaled: _Scaled, min_area: float, known: tuple[float, float, floa
     lighter_than, light_97 = _percentiles(scaled.light, (60, 97))
     looks = []
     for face in ([known] if known is not None else _face_colours(scaled, float(light_97))):
-        if face[0] < lighter_than or any(np.allclose(face, other, atol=2.0) for other, _, _ in looks):
-            continue        # faces are lighter than most of the table (and a guess once is enough)
+        if known is None and face[0] < lighter_than or any(np.allclose(face, other, atol=2.0) for other, _, _ in looks):
+            continue        # a guess of faces is lighter than most of the table (and a guess once is enough)
         mask = face_mask(scaled, face)
         darkest, deepest = DARKEST, DEEPEST_SHADE
         if np.count_nonzero(mask) > MAX_COVER * mask.size:

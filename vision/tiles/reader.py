@@ -45,6 +45,8 @@ EDGE = 2.0
 Point = tuple[float, float]
 NEAR_DROPPED = 1.5
 """A blank patch of face colour this many tile heights from a candidate that was not read is a doubt."""
+UNUSUAL_WIDTH = "of unusual width"
+"""The end of a doubt about a blob whose count of tiles may be wrong (its tiles' width is not the frame's)."""
 OTHER_FACES = 2
 """Where the frame's likeliest face colour finds no tile, the reader tries this many of its other guesses."""
 STEPS = (0.8, 1.0, 1.2)
@@ -531,7 +533,7 @@ class TileReader:
                 for ratio in (pitch, cut[a].width / typical)))     # the row's own cuts make typical > 0
             if abs(pitch / layout.aspect - 1) > self.options.pitch_tolerance and not usual and not (
                     cut[a].row in blank and cut[a].row in second_look):     # a wrong count, or part of a tile
-                doubt = Doubt(f"the blob at ({cut[a].x:.0f}, {cut[a].y:.0f}) cut into {b - a} tile(s) of unusual width",
+                doubt = Doubt(f"the blob at ({cut[a].x:.0f}, {cut[a].y:.0f}) cut into {b - a} tile(s) {UNUSUAL_WIDTH}",
                               (cut[a].x, cut[a].y) if b - a == 1 else None,    # a lone tile's place, or a row
                               near=[(c.x, c.y) for c in cut[a:b]])
                 if pairs[a:b, :, none].min() >= self.options.bare:
