@@ -818,3 +818,4 @@ def test_a_patterned_cloth_lit_unevenly_is_no_hand(reader):
     reading = reader.with_palette(PALETTES["rummikub"]).read(scene.image)
     assert sorted(map(sorted, reading.groups)) == sorted(map(sorted, rows))
     assert "a hand covers part of the table" not in reading.doubts, reading.doubts
+

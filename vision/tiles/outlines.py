@@ -43,8 +43,9 @@ DARKEST = 0.68
 DEEPEST_SHADE = 0.8
 """... and the faces in a shadow this much darker than those in the light."""
 STRICT_DARKEST = 0.85
-"""Where the faces' colour is the table's too (cream faces on an olive cloth), a face may be only
-this much darker than the face colour, shade or not: the faces are what is much lighter."""
+"""Where the faces' colour is the table's too (cream faces on an olive cloth) and no guess of it
+explains a tile, a face may be only this much darker than the face colour, shade or not: the faces
+are what is much lighter."""
 LOOSE_TOLERANCE = 32.0
 LOOSE_SHADE = 0.6
 LOOSE_GAIN = 1.1
@@ -292,19 +293,27 @@ def face_rects(scaled: _Scaled, min_area: float, known: tuple[float, float, floa
     of the table, in the same light, went by); and the other guesses that explain a tile, the likelier first."""
     lighter_than, light_97 = _percentiles(scaled.light, (60, 97))
     looks = []
+    crowded = []        # guesses whose colour covers half the frame or more: the table's too
     for face in ([known] if known is not None else _face_colours(scaled, float(light_97))):
-        if known is None and face[0] < lighter_than or any(np.allclose(face, other, atol=2.0) for other, _, _ in looks):
+        if known is None and face[0] < lighter_than or any(np.allclose(face, other, atol=2.0) for other in crowded + [
+                look[0] for look in looks]):
             continue        # a guess of faces is lighter than most of the table (and a guess once is enough)
         mask = face_mask(scaled, face)
-        darkest, deepest = DARKEST, DEEPEST_SHADE
-        if np.count_nonzero(mask) > MAX_COVER * mask.size:
-            # The table shares the faces' colour: only what is nearly as light as the faces may be one.
-            darkest, deepest = STRICT_DARKEST, 1.0
-            mask = face_mask(scaled, face, darkest=darkest, deepest=deepest)
         if np.count_nonzero(mask) <= MAX_COVER * mask.size:     # faces cover less than half of it
-            rects = _rect_blobs(mask, min_area, stricter=lambda box, face=face, darkest=darkest, deepest=deepest: face_mask(
-                scaled, face, COLOUR_TOLERANCE / 2, deepest, window=box, darkest=darkest))
+            rects = _rect_blobs(mask, min_area,
+                                stricter=lambda box, face=face: face_mask(scaled, face, COLOUR_TOLERANCE / 2, window=box))
             looks.append((face, rects, mask))
+        else:
+            crowded.append(face)
+    if not any(rects for _, rects, _ in looks):
+        # No guess explains a tile, and the table shares the faces' colour (cream faces on an olive
+        # cloth): only what is nearly as light as the faces may be one, shade or not.
+        for face in crowded:
+            mask = face_mask(scaled, face, darkest=STRICT_DARKEST, deepest=1.0)
+            if np.count_nonzero(mask) <= MAX_COVER * mask.size:
+                rects = _rect_blobs(mask, min_area, stricter=lambda box, face=face: face_mask(
+                    scaled, face, COLOUR_TOLERANCE / 2, 1.0, window=box, darkest=STRICT_DARKEST))
+                looks.append((face, rects, mask))
     # Seams are costly to check: a look whose tiles, seams or not, are fewer than the best
     # seamed count so far cannot win.
     looks.sort(key=lambda look: -_tile_count(look[1]))
