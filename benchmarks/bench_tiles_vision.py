@@ -11,7 +11,8 @@ finder without it (``find_layout(..., contrast=False)``, the face colour only), 
 in the same process. With ``--baseline REV``, the reader is also timed against the reader of
 git revision ``REV`` (its reader, outline finder, patch cutting, grouping and tile classifier, the
 rest shared), interleaved in the same process: CPU time per frame and the ratio. Goal: 100 ms per frame on
-one thread.
+one thread. Last, a tile Rummy turn judged from two photos of one still camera (a run laid on the
+60-tile table: ``rummyref.turn_photos.read_turn`` and ``judge_turn``, as ``rummyref check-turn`` does).
 
     python benchmarks/bench_tiles_vision.py [--repeat 30] [--threads 1] [--baseline REV]
 """
@@ -102,6 +103,8 @@ def main() -> int:
     from vision.tiles.outlines import find_layout, find_tiles
     from vision.tiles.patches import balance, cut_patch
     from vision.tiles.reader import CLASSIFIER_FILE, TileReader
+    from engine.tiles import TileRules
+    from rummyref.turn_photos import judge_turn, read_turn
 
     opencv_threads(args.threads)
     print(f"{CLASSIFIER_FILE}: {(DEFAULT_MODEL_DIR / CLASSIFIER_FILE).stat().st_size / 1e6:.2f} MB")
@@ -154,7 +157,31 @@ def main() -> int:
         print(f"  cut {len(patches)} patches    {describe(cutting)}")
         print(f"  classifier         {describe(classify)}   (the first network, the others where it is unsure)")
         print(f"  ... every network  {describe(every)}")
+        before, after = turn_photos(palette, 11 + number)
+        rules = TileRules(palette=PALETTES[palette])
+
+        def judged():
+            first, second, change = read_turn(reader, before, after)
+            return judge_turn(first, second, rules, change=change)
+
+        ruling = judged()
+        turn = timed(judged, args.repeat)
+        print(f"  a turn, two photos {describe(turn)}   (a run laid, {ruling.verdict}; read_turn + judge_turn)")
     return 0
+
+
+def turn_photos(palette: str, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Two photos of one still camera: the 60-tile table, and it with a run laid (63 tiles)."""
+    from engine.cards import PALETTES
+    from vision.synth.tiles import TileSceneParams, render_tile_turn
+
+    table = sixty_tile_table(palette, seed)
+    rows = [[table.tiles[i].code for i in row] for row in table.rows]
+    colour = PALETTES[palette].colours[0]
+    params = TileSceneParams(palette=palette, fonts="heldout", scattered=(0, 0), hands=0.0, light_tables=False,
+                             tile_height=(44.0, 48.0), tilt=0.0)
+    scenes = render_tile_turn(np.random.default_rng(seed), params, rows, rows + [[f"{colour}3", f"{colour}4", f"{colour}5"]])
+    return scenes[0].image, scenes[1].image
 
 
 if __name__ == "__main__":
