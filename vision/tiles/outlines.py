@@ -43,9 +43,8 @@ DARKEST = 0.68
 DEEPEST_SHADE = 0.8
 """... and the faces in a shadow this much darker than those in the light."""
 STRICT_DARKEST = 0.85
-"""Where the faces' colour is the table's too (cream faces on an olive cloth) and no guess of it
-explains a tile, a face may be only this much darker than the face colour, shade or not: the faces
-are what is much lighter."""
+"""Where the faces' colour is the table's too (cream faces on an olive cloth), a face may be only
+this much darker than the face colour, shade or not: the faces are what is much lighter."""
 LOOSE_TOLERANCE = 32.0
 LOOSE_SHADE = 0.6
 LOOSE_GAIN = 1.1
@@ -305,15 +304,12 @@ def face_rects(scaled: _Scaled, min_area: float, known: tuple[float, float, floa
             looks.append((face, rects, mask))
         else:
             crowded.append(face)
-    if not any(rects for _, rects, _ in looks):
-        # No guess explains a tile, and the table shares the faces' colour (cream faces on an olive
-        # cloth): only what is nearly as light as the faces may be one, shade or not.
-        for face in crowded:
-            mask = face_mask(scaled, face, darkest=STRICT_DARKEST, deepest=1.0)
-            if np.count_nonzero(mask) <= MAX_COVER * mask.size:
-                rects = _rect_blobs(mask, min_area, stricter=lambda box, face=face: face_mask(
-                    scaled, face, COLOUR_TOLERANCE / 2, 1.0, window=box, darkest=STRICT_DARKEST))
-                looks.append((face, rects, mask))
+    # A guess the table shares (cream faces on an olive cloth): only what is nearly as light as the
+    # faces may be one, shade or not. Beside other looks it counts where its tiles explain nearly all
+    # of its mask (not a light part of the cloth), as the looser look must: in a live game a pool of
+    # light on a cream cloth, so counted, won and cut a row wrong.
+    least = LOOSE_EXPLAINED if any(rects for _, rects, _ in looks) else 0.0     # beside other looks, or alone
+    looks += [(face, *look) for face in crowded for look in [_strict_look(scaled, face, min_area, least)] if look is not None]
     # Seams are costly to check: a look whose tiles, seams or not, are fewer than the best
     # seamed count so far cannot win.
     looks.sort(key=lambda look: -_tile_count(look[1]))
@@ -345,6 +341,32 @@ def face_rects(scaled: _Scaled, min_area: float, known: tuple[float, float, floa
             loose_mask = mask
     others = [face for face, rects, _ in looks if rects and face != best_face]
     return best[0], best[1], (loose, loose_mask), best_face if best_count > 0 else None, others
+
+
+def _strict_look(scaled: _Scaled, face: tuple[float, float, float], min_area: float,
+                 explained: float = LOOSE_EXPLAINED) -> tuple[list, np.ndarray] | None:
+    """The tile rectangles and mask of a face colour the table shares, counting only what is at least
+    :data:`STRICT_DARKEST` of its lightness, shade or not; None where that mask still covers too much
+    or its tiles explain less than ``explained`` of it (a light part of the cloth; where no other look
+    explains a tile, the caller asks nothing of it).
+
+    >>> frame = np.full((200, 300, 3), (150, 180, 190), np.uint8)          # a cream cloth, a little darker
+    >>> for x in (40, 80, 120):                                           # three cream faces in a row
+    ...     _ = cv2.rectangle(frame, (x, 80), (x + 38, 132), (215, 240, 250), -1)
+    >>> face = (245.0, 1.0, 10.0)
+    >>> look = _strict_look(_Scaled.of(frame), face, 50)
+    >>> len(look[0])
+    1
+    >>> _ = cv2.circle(frame, (240, 100), 55, (215, 240, 250), -1)           # a pool of light on it
+    >>> _strict_look(_Scaled.of(frame), face, 50) is None, len(_strict_look(_Scaled.of(frame), face, 50, 0.0)[0])
+    (True, 1)
+    """
+    mask = face_mask(scaled, face, darkest=STRICT_DARKEST, deepest=1.0)
+    if np.count_nonzero(mask) > MAX_COVER * mask.size:
+        return None
+    rects = _rect_blobs(mask, min_area, stricter=lambda box: face_mask(scaled, face, COLOUR_TOLERANCE / 2, 1.0, window=box,
+                                                                        darkest=STRICT_DARKEST))
+    return (rects, mask) if _explained_share(mask, rects) >= explained else None
 
 
 def _share_inside(covered: np.ndarray, rect) -> float:
