@@ -306,8 +306,8 @@ def face_rects(scaled: _Scaled, min_area: float, known: tuple[float, float, floa
             crowded.append(face)
     # A guess the table shares (cream faces on an olive cloth): only what is nearly as light as the
     # faces may be one, shade or not. Beside other looks it counts where its tiles explain nearly all
-    # of its mask (not a light part of the cloth), as the looser look must: in a live game a pool of
-    # light on a cream cloth, so counted, won and cut a row wrong.
+    # of its mask (not a light part of the cloth), as the looser look must: in a live game a light
+    # third of the cloth, so counted, won and cut a row wrong.
     least = LOOSE_EXPLAINED if any(rects for _, rects, _ in looks) else 0.0     # beside other looks, or alone
     looks += [(face, *look) for face in crowded for look in [_strict_look(scaled, face, min_area, least)] if look is not None]
     # Seams are costly to check: a look whose tiles, seams or not, are fewer than the best
