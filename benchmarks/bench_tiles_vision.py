@@ -37,14 +37,21 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench_vision import describe, opencv_threads, timed  # noqa: E402  (the card benchmark's helpers)
 
 
+def table_params(palette: str):
+    """The benchmark's tables: the held-out font, rows only, tiles 44-48 px tall, no tilt."""
+    from vision.synth.tiles import TileSceneParams
+
+    return TileSceneParams(palette=palette, fonts="heldout", scattered=(0, 0), hands=0.0, light_tables=False,
+                           tile_height=(44.0, 48.0), tilt=0.0)
+
+
 def sixty_tile_table(palette: str, seed: int):
     """A 1280x720 rendered table holding exactly 60 tiles in rows."""
     from engine.cards import PALETTES
-    from vision.synth.tiles import TileSceneParams, deal_rows, render_tile_scene
+    from vision.synth.tiles import deal_rows, render_tile_scene
 
     rng = np.random.default_rng(seed)
-    params = TileSceneParams(palette=palette, fonts="heldout", scattered=(0, 0), hands=0.0, light_tables=False,
-                             tile_height=(44.0, 48.0), tilt=0.0)
+    params = table_params(palette)
     while True:
         rows, total = [], 0
         for row in deal_rows(rng, PALETTES[palette], 30, jokers=0.2, mixed=0.0):
@@ -173,14 +180,13 @@ def main() -> int:
 def turn_photos(palette: str, seed: int) -> tuple[np.ndarray, np.ndarray]:
     """Two photos of one still camera: the 60-tile table, and it with a run laid (63 tiles)."""
     from engine.cards import PALETTES
-    from vision.synth.tiles import TileSceneParams, render_tile_turn
+    from vision.synth.tiles import render_tile_turn
 
     table = sixty_tile_table(palette, seed)
     rows = [[table.tiles[i].code for i in row] for row in table.rows]
     colour = PALETTES[palette].colours[0]
-    params = TileSceneParams(palette=palette, fonts="heldout", scattered=(0, 0), hands=0.0, light_tables=False,
-                             tile_height=(44.0, 48.0), tilt=0.0)
-    scenes = render_tile_turn(np.random.default_rng(seed), params, rows, rows + [[f"{colour}3", f"{colour}4", f"{colour}5"]])
+    scenes = render_tile_turn(np.random.default_rng(seed), table_params(palette), rows,
+                              rows + [[f"{colour}3", f"{colour}4", f"{colour}5"]])
     return scenes[0].image, scenes[1].image
 
 

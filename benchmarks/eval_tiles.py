@@ -54,7 +54,7 @@ from engine.cards import PALETTES, parse_tiles  # noqa: E402
 from engine.tiles import TileRules, check_turn, parse_groups  # noqa: E402
 from rummyref.turn_photos import DESPITE_BROKEN, DESPITE_UNSURE, UNSURE, read_turn  # noqa: E402
 from rummyref.turn_photos import judge_turn as judge_turn_photos  # noqa: E402
-from vision.synth.tiles import TileSceneParams, deal_rows, render_tile_scene, render_tile_turn  # noqa: E402
+from vision.synth.tiles import deal_rows, render_tile_scene, render_tile_turn, turn_params  # noqa: E402
 from vision.tiles.evaluation import evaluate_tables  # noqa: E402
 from vision.tiles.reader import TileReader  # noqa: E402
 
@@ -150,8 +150,7 @@ def judge_turn(reader: TileReader, rng: np.random.Generator, palette_name: str, 
     rules = TileRules(palette=palette)
     while True:
         before, after, played = make_turn(rng, palette, kind)
-        params = TileSceneParams(palette=palette_name, fonts="heldout", scattered=(0, 0), hands=0.0, light_tables=False,
-                                 tile_height=(40.0, 64.0), in_view=in_view)
+        params = turn_params(palette_name, in_view)
         seed = int(rng.integers(2**31))
         if one_table:
             scenes = render_tile_turn(np.random.default_rng(seed), params, before, after)

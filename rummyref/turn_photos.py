@@ -317,15 +317,27 @@ def _one_outline(tile: TileObservation, other: TileObservation) -> bool:
                ) < ONE_OUTLINE * tile.height
 
 
-def _surer_where_alike(before: TableReading, after: TableReading, change: TableChange) -> tuple[TableReading, TableReading]:
-    """Both readings, a tile read alike in one place in both photos, its face unchanged there and its
-    outline one (:func:`_one_outline`), as sure in both as its surer reading: it is one tile, and one
-    photo reads it surely enough. (A row cut into too few tiles in one photo has its tiles' centres
-    near those of the other's, and reads some as the tiles there, unsurely: those are no such tiles.)"""
+def _cut_alike(before: TableReading, after: TableReading, change: TableChange) -> list[tuple[TileObservation, TileObservation]]:
+    """Pairs of tiles, one before the turn and one after it, read alike in one place, its face unchanged
+    there, and cut alike (:func:`_one_outline`): one tile, seen twice. (A row cut into too few tiles in
+    one photo has its tiles' centres near those of the other's, and reads some as the tiles there: those
+    are no such pairs.)"""
+    return [(tile, other) for (_, tile), (_, other) in _one_place(before, after, change)
+            if other.tile == tile.tile and _one_outline(tile, other)]
+
+
+def _doubt_points(doubt) -> list:
+    """The places a doubt is about (:class:`vision.tiles.reader.Doubt`'s ``at``, else its ``near``; none for words alone)."""
+    return [doubt.at] if getattr(doubt, "at", None) is not None else list(getattr(doubt, "near", ()))
+
+
+def _surer_where_alike(before: TableReading, after: TableReading, seen_twice: list[tuple[TileObservation, TileObservation]]
+                       ) -> tuple[TableReading, TableReading]:
+    """Both readings, each tile seen twice (:func:`_cut_alike`) as sure in both as its surer reading: it is
+    one tile, and one photo reads it surely enough."""
     surer: dict[int, float] = {}
-    for (_, tile), (_, other) in _one_place(before, after, change):
-        if other.tile == tile.tile and _one_outline(tile, other):
-            surer[id(tile)] = surer[id(other)] = max(tile.confidence, other.confidence, surer.get(id(tile), 0.0))
+    for tile, other in seen_twice:
+        surer[id(tile)] = surer[id(other)] = max(tile.confidence, other.confidence, surer.get(id(tile), 0.0))
     return tuple(replace(reading, tiles=tuple(replace(t, confidence=surer.get(id(t), t.confidence)) for t in reading.tiles))
                  for reading in (before, after))
 
@@ -375,9 +387,9 @@ def _broken_for_sure(after: TableReading, table: list[list], rules: TileRules, u
     its tiles (nor of a row that may hold more tiles or go on beyond the frame: ``Doubt.near``),
     and the photo lists no such sign that is about no place or row (a hand)."""
     doubts = after.missing_doubts
-    if any(getattr(d, "at", None) is None and not getattr(d, "near", ()) for d in doubts):
+    if any(not _doubt_points(d) for d in doubts):
         return asked
-    missed = [point for d in doubts for point in ((d.at,) if d.at is not None else d.near)]
+    missed = [point for d in doubts for point in _doubt_points(d)]
     doubted = {group for photo, group, _ in unsure if photo == 1}
     rows = after.rows
     reasons = []
@@ -419,7 +431,8 @@ def by_change(before: TableReading, after: TableReading, change: TableChange, ru
     heights = [t.height for t in before.tiles + after.tiles]
     if not heights:
         return before, after
-    before, after = readings = _surer_where_alike(before, after, change)
+    seen_twice = _cut_alike(before, after, change)
+    before, after = readings = _surer_where_alike(before, after, seen_twice)
     rows = [r.rows for r in readings]
     quiet = [{n for n, row in enumerate(photo_rows) if all(change.distance(t.center) >= CLEAR * t.height for t in row)}
              for photo_rows in rows]
@@ -438,7 +451,7 @@ def by_change(before: TableReading, after: TableReading, change: TableChange, ru
     height = float(np.median(heights))
 
     def near_change(doubt) -> bool:
-        places = [doubt.at] if getattr(doubt, "at", None) is not None else list(getattr(doubt, "near", ()))
+        places = _doubt_points(doubt)
         return not places or any(change.distance(p) < CLEAR * height for p in places)
 
     def clean(photo: int) -> bool:
@@ -472,9 +485,6 @@ def by_change(before: TableReading, after: TableReading, change: TableChange, ru
 
     changing = [t for photo in (0, 1) for n, row in enumerate(rows[photo]) if n not in quiet[photo] for t in row]
 
-    def points(doubt) -> list:
-        return [doubt.at] if getattr(doubt, "at", None) is not None else list(getattr(doubt, "near", ()))
-
     def bare_in_other(doubt, photo: int) -> bool:
         """Whether a sign of a missed tile of one photo lies where nothing changed, no tile is read in either
         photo, the other photo shows no sign, and no row near a change could hold a tile there."""
@@ -482,14 +492,9 @@ def by_change(before: TableReading, after: TableReading, change: TableChange, ru
         return (at is not None and change.distance(at) >= height
                 and not any(math.dist(at, t.center) < height for t in before.tiles + after.tiles)
                 and not any(math.dist(at, t.center) < 1.5 * height for t in changing)
-                and not any(math.dist(at, p) < 1.5 * height for d in readings[1 - photo].doubts for p in points(d)))
+                and not any(math.dist(at, p) < 1.5 * height for d in readings[1 - photo].doubts for p in _doubt_points(d)))
 
-    # Tiles read alike and cut alike in one place in both photos, their faces unchanged there.
-    cut_alike = [[], []]
-    for (_, tile), (_, other) in _one_place(before, after, change):
-        if tile.tile == other.tile and _one_outline(tile, other):
-            cut_alike[0].append(tile.center)
-            cut_alike[1].append(other.center)
+    cut_alike = [[tile.center for tile, _ in seen_twice], [other.center for _, other in seen_twice]]
 
     def counted_in_other(doubt, photo: int) -> bool:
         """Whether a doubt about a blob's count of tiles is about tiles the other photo cut alike, and doubts not."""
@@ -497,7 +502,7 @@ def by_change(before: TableReading, after: TableReading, change: TableChange, ru
         return (doubt.endswith(UNUSUAL_WIDTH) and bool(near)
                 and all(any(math.dist(p, c) < 0.2 * height for c in cut_alike[photo]) for p in near)
                 and not any(d.endswith(UNUSUAL_WIDTH) and math.dist(p, q) < 0.5 * height
-                            for d in readings[1 - photo].doubts for q in points(d) for p in near))
+                            for d in readings[1 - photo].doubts for q in _doubt_points(d) for p in near))
 
     def without(reading: TableReading, rows: set[int], extra: tuple = (), photo: int = 0) -> TableReading:
         tiles = tuple(t for n, row in enumerate(reading.rows) if n not in rows for t in row)

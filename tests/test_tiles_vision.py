@@ -13,7 +13,7 @@ from engine.cards import PALETTES, RUMMIKUB, parse_tile
 from engine.tiles import TileRules, group_of
 from rummyref.cli import main
 from vision.synth.tiles import (HELDOUT_FONT, TileSceneParams, TileStyle, deal_rows, render_learning_layout,
-                                render_tile_scene, render_tile_turn, tile_fonts)
+                                render_tile_scene, render_tile_turn, tile_fonts, turn_params)
 from vision.tiles.evaluation import match, score_scene
 from vision.tiles.grouping import Placed, rows
 import vision.tiles.reader as reader_module
@@ -153,11 +153,6 @@ def test_the_contrast_look_reads_a_row_the_face_colour_misses(reader):
     assert _row_read(scene, read.read(scene.image), ["Y7", "B7", "R7"])
 
 
-TURN_PARAMS = TileSceneParams(palette="rummikub", fonts="heldout", scattered=(0, 0), hands=0.0, light_tables=False,
-                              tile_height=(40.0, 64.0), in_view=True)
-"""The tile turn benchmark's photos (``benchmarks/eval_tiles.py``)."""
-
-
 def test_faces_the_colour_of_the_cloth_are_told_by_their_lightness(reader):
     """Pink faces on a pink cloth (seed 45), cream faces on an olive one (a turn of the benchmark,
     seed 22's 19th): the faces' colour covers most of the frame, so only what is nearly as light
@@ -170,7 +165,7 @@ def test_faces_the_colour_of_the_cloth_are_told_by_their_lightness(reader):
     for codes in (["Y10", "B10", "G10", "R10"], ["G4", "G5", "G6"]):
         assert _row_read(scene, reading, codes), reading.groups
     before = [["B9", "O9", "K9", "R9"], ["O7", "O8", "O9", "O10"], ["JK", "R4", "O4", "K4"]]
-    scene, _ = render_tile_turn(np.random.default_rng(701023561), TURN_PARAMS, before,
+    scene, _ = render_tile_turn(np.random.default_rng(701023561), turn_params("rummikub"), before,
                                 before[:1] + [["O8", "O9", "O10"], before[2], ["B2", "R2", "O2"]])
     reading = reader.with_palette(RUMMIKUB).read(scene.image)
     assert sorted(reading.groups) == sorted(before) and not reading.doubts
@@ -183,7 +178,7 @@ def test_faces_of_another_colour_guess_where_the_likeliest_reads_no_tile(reader)
     before = [["K9", "O9", "B9", "R9"], ["R6", "R7", "JK", "R9", "R10"], ["O6", "JK", "R6"],
               ["B8", "B9", "B10", "B11", "B12", "B13"], ["O8", "K8", "JK"]]
     after = before[:3] + [before[3][1:], before[4], ["K5", "K6", "K7", "K8", "K9", "K10"]]
-    scenes = render_tile_turn(np.random.default_rng(1489470253), TURN_PARAMS, before, after)
+    scenes = render_tile_turn(np.random.default_rng(1489470253), turn_params("rummikub"), before, after)
     read = reader.with_palette(RUMMIKUB)
     for scene, rows in zip(scenes, (before, after)):
         layout = find_layout(scene.image)
@@ -818,4 +813,3 @@ def test_a_patterned_cloth_lit_unevenly_is_no_hand(reader):
     reading = reader.with_palette(PALETTES["rummikub"]).read(scene.image)
     assert sorted(map(sorted, reading.groups)) == sorted(map(sorted, rows))
     assert "a hand covers part of the table" not in reading.doubts, reading.doubts
-

@@ -14,7 +14,7 @@ from engine.cards import RUMMIKUB
 from engine.tiles import TileRules
 from rummyref.cli import main
 from rummyref.turn_photos import BROKEN_BEFORE, DESPITE_BROKEN, DOUBTS, UNSURE, by_change, judge_turn, read_turn
-from vision.synth.tiles import TileSceneParams, render_tile_scene, render_tile_turn
+from vision.synth.tiles import render_tile_scene, render_tile_turn, turn_params
 from vision.tiles.change import TableChange, table_change
 import vision.tiles.reader as reader_module
 from vision.tiles.reader import Doubt, TableReading, TileObservation, TileReader
@@ -22,8 +22,7 @@ from vision.tiles.reader import Doubt, TableReading, TileObservation, TileReader
 BEFORE = [["R1", "R2", "R3"], ["B5", "G5", "Y5"]]
 
 
-PARAMS = TileSceneParams(palette="ravensburger", fonts="heldout", scattered=(0, 0), hands=0.0, light_tables=False,
-                         tile_height=(40.0, 64.0), in_view=True)
+PARAMS = turn_params("ravensburger")
 """The benchmark's turns (held-out font)."""
 
 
@@ -391,7 +390,7 @@ def test_a_dim_table_no_face_colour_finds_is_read_by_the_colour_of_what_changed(
     than most of the cloth. No guess of the faces' colour finds a tile in either photo ("no tile
     found"). The run laid changed the table: read by that change's colour, the photo after the turn
     reads every tile, and the photo before it by the same colour: K9 taken from the table is illegal."""
-    params = replace(PARAMS, palette="rummikub")
+    params = turn_params("rummikub")
     before = [["K9", "O9", "R9", "B9"], ["B7", "R7", "K7", "O7"], ["O5", "O6", "O7"]]
     after = [before[0][1:], before[1], before[2], ["K2", "K3", "K4", "K5"]]
     images = [scene.image for scene in render_tile_turn(np.random.default_rng(957665193), params, before, after)]

@@ -524,6 +524,18 @@ def _set_and_size(rng: np.random.Generator, params: TileSceneParams) -> tuple[Ti
     return PALETTES[name], style, float(rng.uniform(*params.tile_height))
 
 
+def turn_params(palette: str, in_view: bool = True) -> TileSceneParams:
+    """The photos of the tile turn benchmark (``benchmarks/eval_tiles.py``): the held-out font, rows
+    only, no hand, a table that stands out from the faces, tiles 40-64 px tall, the whole table in
+    view (``in_view``).
+
+    >>> turn_params("rummikub").tile_height
+    (40.0, 64.0)
+    """
+    return TileSceneParams(palette=palette, fonts="heldout", scattered=(0, 0), hands=0.0, light_tables=False,
+                           tile_height=(40.0, 64.0), in_view=in_view)
+
+
 def render_tile_turn(rng: np.random.Generator, params: TileSceneParams, before: list[list[str]],
                      after: list[list[str]]) -> tuple[TileScene, TileScene]:
     """Two photos of one table by one fixed camera, before and after a turn: the same tile set, table,

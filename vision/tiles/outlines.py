@@ -287,9 +287,9 @@ def face_rects(scaled: _Scaled, min_area: float, known: tuple[float, float, floa
     need no setting -- that guess's face mask (None when no guess was plausible), the
     rectangles of a looser look at that colour (more shade, more colour cast) that the first
     ones do not explain, with that look's mask: faces in a dark corner or under glare that may
-    be missed tiles; and the winning face colour (lightness, a, b; None where none won).
-    ``known``: the face colour to go by instead of the frame's own guesses (the one another photo
-    of the table, in the same light, went by); and the other guesses that explain a tile, the likelier first."""
+    be missed tiles; the winning face colour (lightness, a, b; None where none won); and the other
+    guesses that explain a tile, the likelier first. ``known``: the face colour to go by instead of
+    the frame's own guesses (the one another photo of the table, in the same light, went by)."""
     lighter_than, light_97 = _percentiles(scaled.light, (60, 97))
     looks = []
     crowded = []        # guesses whose colour covers half the frame or more: the table's too
