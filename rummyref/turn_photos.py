@@ -91,6 +91,10 @@ tile heights from the other's (tiles cut alike lie a few hundredths of a height 
 SMALLEST_TILE = 12.0
 """The height (pixels) of the smallest tile looked for where no tile is read in either photo (the reader's least)."""
 
+SAME_FACE = 2.0
+"""Two face colours (Lab) within this of each other in every channel are one: a photo is not read again by
+a face colour the reader went by already (two photos of one camera in one light differ by a unit or so)."""
+
 CHANGE_UNREAD = "a change on the table at ({:.0f}, {:.0f}) where no tile is read"
 
 UNSURE = "a tile read unsure"
@@ -167,7 +171,7 @@ def _read_in_one_light(reader: TileReader, images: tuple[np.ndarray, np.ndarray]
     first = list(readings)
     for photo, image in enumerate(images):
         other = first[1 - photo].face
-        if other is not None and other != first[photo].face:
+        if other is not None and not _same_face(other, first[photo].face):
             again = reader.read(image, face=other)
             if _better(again, first[photo]):
                 readings[photo] = again
@@ -191,12 +195,21 @@ def _read_changes_again(reader: TileReader, images: tuple[np.ndarray, np.ndarray
     pixels = labs[photo].astype(np.float32)
     lighter = pixels[pixels[:, 0] >= np.median(pixels[:, 0])]
     face = (float(np.median(lighter[:, 0])), float(np.median(lighter[:, 1])) - 128, float(np.median(lighter[:, 2])) - 128)
-    if readings[photo].face is None or not np.allclose(face, readings[photo].face, atol=2.0):
+    if not _same_face(face, readings[photo].face):
         again = reader.read(images[photo], face=face)
         if _better(again, readings[photo]):
             readings[photo] = again
             return True
     return False
+
+
+def _same_face(face: tuple[float, float, float], other: tuple[float, float, float] | None) -> bool:
+    """Whether two face colours are one (:data:`SAME_FACE`).
+
+    >>> _same_face((200.0, 1.0, 9.0), (201.5, 0.0, 8.0)), _same_face((200.0, 1.0, 9.0), (200.0, 1.0, 12.0))
+    (True, False)
+    """
+    return other is not None and bool(np.allclose(face, other, atol=SAME_FACE))
 
 
 def _read_so_far(readings) -> tuple[list[np.ndarray], float] | None:
