@@ -47,6 +47,8 @@ NEAR_DROPPED = 1.5
 """A blank patch of face colour this many tile heights from a candidate that was not read is a doubt."""
 UNUSUAL_WIDTH = "of unusual width"
 """The end of a doubt about a blob whose count of tiles may be wrong (its tiles' width is not the frame's)."""
+ROOM = "one tile's room between the tiles"
+"""The start of a doubt about the room between two rows in one line (a tile may lie there unread)."""
 OTHER_FACES = 2
 """Where the frame's likeliest face colour finds no tile, the reader tries this many of its other guesses."""
 STEPS = (0.8, 1.0, 1.2)
@@ -552,7 +554,7 @@ class TileReader:
                                         f"touches the frame's edge", near=[(placed[members[i]].x, placed[members[i]].y)]))
         # One tile's room between two rows in one line may hold a tile the finder missed: a doubt
         # unless a tile is found there or the room is bare table (as a patch no tile explains is).
-        rooms = [(point, Doubt(f"one tile's room between the tiles at ({placed[i].x:.0f}, {placed[i].y:.0f}) and "
+        rooms = [(point, Doubt(f"{ROOM} at ({placed[i].x:.0f}, {placed[i].y:.0f}) and "
                                f"({placed[j].x:.0f}, {placed[j].y:.0f}) in one line", point))
                  for i, j in gaps(placed, groups)
                  for point in [((placed[i].x + placed[j].x) / 2, (placed[i].y + placed[j].y) / 2)]]
