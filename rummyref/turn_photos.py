@@ -11,7 +11,8 @@ confirmation, and :attr:`TurnRuling.asked` says why. It is never guessed:
   and one whose table before it reads with a combination that is none (the table before a turn is
   valid: such a reading has a row read apart or a tile read twice);
 - a tile read less sure than ``confirm_below``, or doubted as misread, and a table tile that seems
-  to have turned into another (one photo's misread), are tried as every tile, a joker and none
+  to have turned into another (one photo's misread; by one still camera, only a tile read where the
+  table tile gone lay: :func:`_where_one_went`), are tried as every tile, a joker and none
   (:func:`engine.tiles.check_turn_despite`); where that can change the verdict, the turn is asked.
   A tile read below the bar in a combination that the other photo shows too (or extended, or
   shortened), that tile in it read surely, is taken as read: tiles do not change, so it is the
@@ -294,7 +295,8 @@ def _judge_readings(before: TableReading, after: TableReading, rules: TileRules,
     alike = [list(group) for group in tables[0]]
     for (_, group, position), (_, other_group, other_position) in twice:
         alike[group][position] = tables[1][other_group][other_position]
-    swapped = [(1, *place) for _, _, place in replaced_in_place(alike, tables[1]) if (1, *place) not in linked]
+    swapped = [(1, *place) for _, _, place in replaced_in_place(alike, tables[1])
+               if (1, *place) not in linked and (change is None or _where_one_went(before, after, place))]
 
     def unless_broken(why: str) -> TurnRuling:
         asked = TurnRuling(None, why)
@@ -314,6 +316,23 @@ def _judge_readings(before: TableReading, after: TableReading, rules: TileRules,
     if check is not None:
         return TurnRuling(check, despite=DESPITE_UNSURE if places or swapped or twice else "")
     return unless_broken(UNSURE if unsure else SWAPPED if swapped or twice else DOUBTED)
+
+
+def _where_one_went(before: TableReading, after: TableReading, place: tuple[int, int]) -> bool:
+    """Whether the tile read after the turn at ``place`` (group, position) lies where a tile read before it
+    and gone from the table after it lay. One still camera took both photos: a table tile that seems to have
+    turned into another (:func:`engine.tiles.replaced_in_place`; one photo's misread) lies where it lay, and
+    a tile read elsewhere was laid there (a tile taken from a row, its twin laid in a new row).
+
+    >>> square = lambda x: ((x, 0), (x + 30, 0), (x + 30, 40), (x, 40))
+    >>> before = TableReading(tuple(TileObservation(c, 0.99, square(30 * k), 0) for k, c in enumerate(["K3", "K4", "K5"])))
+    >>> after = TableReading(tuple(TileObservation(c, 0.99, square(30 * k), 0) for k, c in enumerate(["K6", "K4", "K5"])))
+    >>> _where_one_went(before, after, (0, 0)), _where_one_went(before, after, (0, 1))
+    (True, False)
+    """
+    gone = Counter(t.tile for t in before.tiles) - Counter(t.tile for t in after.tiles)
+    tile = after.rows[place[0]][place[1]]
+    return any(math.dist(tile.center, t.center) < 0.5 * tile.height for t in before.tiles if t.tile in gone)
 
 
 def _in_one_place(before: TableReading, after: TableReading, change: TableChange, confirm_below: float) -> list[tuple]:

@@ -206,6 +206,19 @@ def test_a_tile_taken_back_is_illegal_by_what_changed(tmp_path, capsys) -> None:
     assert [v for v in found["violations"] if "Y12" in v]
 
 
+def test_a_tile_taken_from_a_row_and_its_twin_laid_elsewhere_is_taken_not_misread(tmp_path, capsys) -> None:
+    """As seed 27's turn 71: R3 taken from R3 R4 R5, and a run R4-R7 laid elsewhere (the set's second R4
+    and R5). The table's groups alone look as if R3 had turned into a tile of the new run (one photo's
+    misread, ``replaced_in_place``), but one still camera took both photos and R3's place holds no tile
+    after the turn: R3 was taken, and the broken R4 R5 is illegal."""
+    before = [["R3", "R4", "R5"], ["B5", "G5", "Y5"]]
+    photos = _photos(tmp_path, [["R4", "R5"], ["B5", "G5", "Y5"], ["R4", "R5", "R6", "R7"]], seed=3, before=before,
+                     one_camera=True)
+    assert main(["check-turn", "--json", *photos]) == 0
+    found = json.loads(capsys.readouterr().out)
+    assert found["verdict"] == "illegal" and [v for v in found["violations"] if "R4 R5)" in v]
+
+
 @pytest.fixture(scope="module")
 def reader() -> TileReader:
     return TileReader()
