@@ -32,10 +32,11 @@ as before); nor is one in the photo before the turn where a tile is read after i
 there: that tile was laid on bare table; nor one that only one photo shows, where nothing changed,
 no tile is read in either photo and no row near a change could hold a tile (the same pixels read as
 bare table in the other photo); nor a doubt about a blob's count of tiles whose tiles the other photo
-read and cut alike without doubting them; nor one about the room between two rows in one line (a row
-laid in line with another) whose middle did not change, where neither photo reads a tile and the other
-photo shows no sign (a tile laid there would change the room; one lying there before the turn would lie
-at the end of a row in the photo before it, which shows no sign there). Both photos are read in one
+read and cut alike without doubting them; nor one about a place beside rows (the room between two rows
+in one line, a row laid in line with another; the place beyond a row's end) whose middle did not change,
+where neither photo reads a tile and the other photo shows no sign (a tile laid there would change the
+place; one lying there before the turn would lie at the end of a row in the photo before it, which shows
+no sign there). Both photos are read in one
 light, and a change no tile read covers is read again by its own colour (:func:`read_turn`). A tile read alike in one place in
 both photos, cut alike, is as sure as its surer reading.
 
@@ -65,7 +66,7 @@ from engine.tiles import (
     replaced_in_place,
 )
 from vision.tiles.change import TableChange, table_change
-from vision.tiles.reader import ROOM, UNUSUAL_WIDTH, Doubt, TableReading, TileObservation, TileReader
+from vision.tiles.reader import BEYOND_END, ROOM, UNUSUAL_WIDTH, Doubt, TableReading, TileObservation, TileReader
 
 CONFIRM_BELOW = 0.7
 """A tile read less sure than this may be another (chosen on rendered tables: readings at least
@@ -99,13 +100,14 @@ SAME_FACE = 2.0
 """Two face colours (Lab) within this of each other in every channel are one: a photo is not read again by
 a face colour the reader went by already (two photos of one camera in one light differ by a unit or so)."""
 
-ROOM_MIDDLE = 0.5
-"""The middle of the room between two rows in one line: a square this many tile heights wide around it."""
+PLACE_MIDDLE = 0.5
+"""The middle of a place beside rows (the room between two rows in one line, the place beyond a row's end):
+a square this many tile heights wide around it."""
 
-ROOM_CHANGED = 0.1
-"""The room between two rows in one line did not change where under ``ROOM_CHANGED`` of the pixels of its
-middle (a square ``ROOM_MIDDLE`` tile heights wide) changed: a tile laid there changes all of it, one laid
-beside it (a row laid in line with another) only its edges."""
+PLACE_CHANGED = 0.1
+"""A place beside rows did not change where under ``PLACE_CHANGED`` of the pixels of its middle (a square
+``PLACE_MIDDLE`` tile heights wide) changed: a tile laid there changes all of it, one laid beside it (a row
+laid in line with another, or ending there) only its edges."""
 
 CHANGE_UNREAD = "a change on the table at ({:.0f}, {:.0f}) where no tile is read"
 
@@ -537,14 +539,15 @@ def by_change(before: TableReading, after: TableReading, change: TableChange, ru
                 and not any(math.dist(at, t.center) < 1.5 * height for t in changing)
                 and not any(math.dist(at, p) < 1.5 * height for d in readings[1 - photo].doubts for p in _doubt_points(d)))
 
-    def room_in_other(doubt, photo: int) -> bool:
-        """Whether a doubt about the room between two rows in one line is about a room whose middle did not
-        change, where neither photo reads a tile and the other photo shows no sign of a missed tile."""
+    def place_in_other(doubt, photo: int) -> bool:
+        """Whether a doubt about a place beside rows (the room between two rows in one line, the place beyond
+        a row's end) is about a place whose middle did not change, where neither photo reads a tile and the
+        other photo shows no sign of a missed tile."""
         at = getattr(doubt, "at", None)
-        half = ROOM_MIDDLE * height / 2
-        return (doubt.startswith(ROOM) and at is not None
+        half = PLACE_MIDDLE * height / 2
+        return (doubt.startswith((ROOM, BEYOND_END)) and at is not None
                 and change.share([(at[0] - half, at[1] - half), (at[0] + half, at[1] - half),
-                                  (at[0] + half, at[1] + half), (at[0] - half, at[1] + half)]) < ROOM_CHANGED
+                                  (at[0] + half, at[1] + half), (at[0] - half, at[1] + half)]) < PLACE_CHANGED
                 and not any(math.dist(at, t.center) < 0.5 * height for t in before.tiles + after.tiles)
                 and not any(math.dist(at, p) < 1.5 * height for d in readings[1 - photo].doubts for p in _doubt_points(d)))
 
@@ -562,7 +565,7 @@ def by_change(before: TableReading, after: TableReading, change: TableChange, ru
         tiles = tuple(t for n, row in enumerate(reading.rows) if n not in rows for t in row)
         doubts = tuple(d for d in reading.doubts if getattr(d, "misread", False)
                        or (near_change(d) or not all_alike) and not bare_there(d, photo) and not bare_in_other(d, photo)
-                       and not counted_in_other(d, photo) and not room_in_other(d, photo))
+                       and not counted_in_other(d, photo) and not place_in_other(d, photo))
         return TableReading(tiles, doubts + extra)
 
     unread = tuple(Doubt(CHANGE_UNREAD.format(*at), at) for at in change.unexplained(*_read_so_far(readings)))

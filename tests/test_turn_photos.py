@@ -18,7 +18,7 @@ from rummyref.turn_photos import (BROKEN_BEFORE, DESPITE_BROKEN, DOUBTS, SAME_FA
 from vision.synth.tiles import render_tile_scene, render_tile_turn, turn_params
 from vision.tiles.change import TableChange, table_change
 import vision.tiles.reader as reader_module
-from vision.tiles.reader import ROOM, Doubt, TableReading, TileObservation, TileReader
+from vision.tiles.reader import BEYOND_END, ROOM, Doubt, TableReading, TileObservation, TileReader
 
 BEFORE = [["R1", "R2", "R3"], ["B5", "G5", "Y5"]]
 
@@ -456,27 +456,31 @@ def test_a_sign_in_one_photo_where_the_other_sees_bare_table_and_nothing_changed
     assert nearer in judged.doubts
 
 
-def test_the_room_between_a_row_and_one_laid_in_line_with_it_that_did_not_change_holds_no_tile() -> None:
-    """As seed 601's turn 95: a run laid in line with a row of the table, one tile's room between them.
-    The photo after the turn doubts the room (a tile may lie there unread). Its middle did not change (a
-    tile laid there would change it), neither photo reads a tile there and the photo before the turn,
-    which had no room to doubt, shows no sign there: the room is bare. A room whose middle changed (a
-    tile laid there and missed), or one the other photo doubts too, stays a doubt."""
+@pytest.mark.parametrize("place", [Doubt(f"{ROOM} at (75, 20) and (135, 20) in one line", (105, 20)),
+                                   Doubt(f"{BEYOND_END} at (225, 20) looks like a tile's face, but no tile is read there",
+                                         (225, 20))])
+def test_a_place_beside_a_row_laid_that_did_not_change_holds_no_tile(place) -> None:
+    """As seed 601's turn 95 and seed 24's turn 56: a run laid in line with a row of the table, one tile's
+    room between them; the photo after the turn doubts the room (a tile may lie there unread), or the place
+    beyond the run's end (it lies in a pool of light as light as a face). The place's middle did not change
+    (a tile laid there would change it), neither photo reads a tile there and the photo before the turn,
+    which had no row there to doubt, shows no sign there: the place is bare. A place whose middle changed
+    (a tile laid there and missed), or one the other photo doubts too, stays a doubt."""
     before = _reading(["R1 R2 R3"])
     laid = tuple(TileObservation(code, 0.99, ((x, 0), (x + 30, 0), (x + 30, 40), (x, 40)), 1)
                  for code, x in (("G7", 120), ("G8", 150), ("G9", 180)))
-    room = Doubt(f"{ROOM} at (75, 20) and (135, 20) in one line", (105, 20))
-    after = TableReading(before.tiles + laid, (room,))
+    after = TableReading(before.tiles + laid, (place,))
     changed = np.zeros((80, 120), bool)
     changed[0:21, 60:106] = True                     # the run laid, photos at half size
     change = TableChange(changed, 2.0)
     assert by_change(before, after, change)[1].doubts == ()
     assert judge_turn(before, after, TileRules(), change=change).verdict == "legal"
     missed = changed.copy()
-    missed[0:21, 45:60] = True                        # a tile laid in the room too
-    assert room in by_change(before, after, TableChange(missed, 2.0))[1].doubts
-    seen = Doubt("a tile-sized patch of face colour at (100, 25) is no tile found", (100, 25))
-    assert room in by_change(replace(before, doubts=(seen,)), after, change)[1].doubts
+    x = round(place.at[0] / 2)
+    missed[0:21, x - 8:x + 8] = True                  # a tile laid there too
+    assert place in by_change(before, after, TableChange(missed, 2.0))[1].doubts
+    seen = Doubt("a tile-sized patch of face colour at (100, 25) is no tile found", (place.at[0] - 5, 25))
+    assert place in by_change(replace(before, doubts=(seen,)), after, change)[1].doubts
 
 
 def test_a_blob_of_unusual_width_whose_tiles_the_other_photo_cut_alike_is_counted_right() -> None:

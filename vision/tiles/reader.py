@@ -49,6 +49,8 @@ UNUSUAL_WIDTH = "of unusual width"
 """The end of a doubt about a blob whose count of tiles may be wrong (its tiles' width is not the frame's)."""
 ROOM = "one tile's room between the tiles"
 """The start of a doubt about the room between two rows in one line (a tile may lie there unread)."""
+BEYOND_END = "beyond a row's end the place"
+"""The start of a doubt about the place beyond a row's end that looks like a tile's face where no tile is read."""
 OTHER_FACES = 2
 """Where the frame's likeliest face colour finds no tile, the reader tries this many of its other guesses."""
 STEPS = (0.8, 1.0, 1.2)
@@ -624,7 +626,7 @@ class TileReader:
         doubts += [Doubt(f"a tile-sized patch of face colour at ({x:.0f}, {y:.0f}) is no tile {how}", (x, y))
                    for (x, y), how in patches if not _answered((x, y), found) and (x, y) not in bare]
         doubts += [doubt for point, doubt in rooms if not _answered(point, found) and point not in bare]
-        doubts += [Doubt(f"beyond a row's end the place at ({p.x:.0f}, {p.y:.0f}) looks like a tile's face, but no tile is "
+        doubts += [Doubt(f"{BEYOND_END} at ({p.x:.0f}, {p.y:.0f}) looks like a tile's face, but no tile is "
                          f"read there", (p.x, p.y)) for p in open_ends if not _answered((p.x, p.y), found)]
         # A colour misread (the classifier's surest mistakes) turns a run or group of the table into
         # no combination: a row that is one but for a single tile's colour is asked about, at the
