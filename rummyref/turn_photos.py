@@ -93,6 +93,19 @@ ONE_OUTLINE = 0.15
 """Two tiles read in two photos of one still camera are cut alike where no corner of theirs lies this many
 tile heights from the other's (tiles cut alike lie a few hundredths of a height apart)."""
 
+CHANGED_CROP = 2.0
+"""A change no tile read covers is read again in a crop this many tile heights around it (:func:`_read_where_changed`)."""
+
+ON_CHANGE = 0.3
+"""A row read in such a crop is taken only where this share of each of its tiles changed at least: a tile
+that lay there in both photos changed next to nothing; one laid, most of it (less where its face has the
+table's colour)."""
+
+APART = 1.25
+"""A row read in such a crop is taken only where each of its tiles lies this many tile heights from every
+tile read: beside a row read (its next tile, or a row on top of it) it may be part of that row, which the
+crop did not read, and is left to the players."""
+
 SMALLEST_TILE = 12.0
 """The height (pixels) of the smallest tile looked for where no tile is read in either photo (the reader's least)."""
 
@@ -214,7 +227,39 @@ def _read_changes_again(reader: TileReader, images: tuple[np.ndarray, np.ndarray
         if _better(again, readings[photo]):
             readings[photo] = again
             return True
+    again = _read_where_changed(reader, images[photo], readings[photo], patches, face, change)
+    if again is not None and _better(again, readings[photo]):
+        readings[photo] = again
+        return True
     return False
+
+
+def _read_where_changed(reader: TileReader, image: np.ndarray, reading: TableReading, patches: np.ndarray,
+                        face: tuple[float, float, float], change: TableChange) -> TableReading | None:
+    """``reading`` with the rows read in a crop of ``image`` around the changed ``patches`` (no tile read
+    there; :data:`CHANGED_CROP` tile heights around them) by the colour of what changed (``face``), where
+    every tile of such a row lies on the change (:data:`ON_CHANGE`) and apart from the tiles read
+    (:data:`APART`); with the crop's signs of a missed tile near them (:data:`NEAR_BROKEN`). None where the crop reads no such row.
+    The whole frame read by that colour may lose tiles that are not of it (a row laid under a tinted lamp,
+    the table's other rows in daylight); the changed part read on its own does not."""
+    ys, xs = np.nonzero(patches)
+    # Where no tile is read, the patch's narrower side stands for a tile's height.
+    height = (float(np.median([t.height for t in reading.tiles])) if reading.tiles
+              else max(SMALLEST_TILE, min(np.ptp(xs), np.ptp(ys)) * change.scale))
+    reach = CHANGED_CROP * height / change.scale
+    x0, y0 = (max(0, int((low - reach) * change.scale)) for low in (xs.min(), ys.min()))
+    x1, y1 = (int((high + 1 + reach) * change.scale) for high in (xs.max(), ys.max()))
+    crop = reader.read(np.ascontiguousarray(image[y0:y1, x0:x1]), face=face)
+    first_row = max((t.row for t in reading.tiles), default=-1) + 1
+    rows = [[t.moved(x0, y0, first_row) for t in row] for row in crop.rows]
+    rows = [row for row in rows if all(change.share(t.outline) >= ON_CHANGE and not any(
+        math.dist(t.center, seen.center) < APART * t.height for seen in reading.tiles) for t in row)]
+    if not rows:
+        return None
+    laid = tuple(replace(t, row=first_row + number) for number, row in enumerate(rows) for t in row)
+    doubts = tuple(moved for moved in (d.moved(x0, y0) for d in crop.doubts) if _doubt_points(moved) and all(
+        any(math.dist(p, t.center) < NEAR_BROKEN * t.height for t in laid) for p in _doubt_points(moved)))
+    return TableReading(reading.tiles + laid, reading.doubts + doubts, reading.face)
 
 
 def _same_face(face: tuple[float, float, float], other: tuple[float, float, float] | None) -> bool:

@@ -12,6 +12,7 @@ import pytest
 
 from engine.cards import RUMMIKUB
 from engine.tiles import TileRules
+from rummyref import turn_photos
 from rummyref.cli import main
 from rummyref.turn_photos import (BROKEN_BEFORE, DESPITE_BROKEN, DOUBTS, SAME_FACE, UNSURE, by_change, judge_turn,
                                   read_turn)
@@ -380,6 +381,27 @@ def test_a_row_laid_in_a_light_of_another_colour_is_read_by_the_colour_of_what_c
     assert main(["check-turn", "--json", *photos]) == 0
     found = json.loads(capsys.readouterr().out)
     assert found["verdict"] == "legal" and sorted(found["played"]) == ["R4", "R5", "R6"]
+
+
+def test_a_row_laid_that_the_whole_photo_misses_is_read_where_it_changed(reader, monkeypatch) -> None:
+    """The benchmark's seed 21, turn 43: B6 taken from B5-B10 (B5 left alone) and K13 B13 O13 R13 laid.
+    The photo after the turn misses the row laid, and read whole again by the colour of what changed it
+    loses other rows; the part that changed, read on its own, reads the row, and the turn is illegal.
+    Without that look the change stays unread and the players are asked."""
+    before = [["B5", "B6", "B7", "B8", "B9", "B10"], ["O9", "K9", "B9", "R9"], ["O5", "O6", "O7", "O8", "O9", "O10", "O11"],
+              ["B5", "B6", "B7", "B8"], ["K11", "R11", "B11"], ["K5", "K6", "K7", "K8", "K9"]]
+    after = [["B5", "B7", "B8", "B9", "B10"], *before[1:], ["K13", "B13", "O13", "R13"]]
+    scenes = render_tile_turn(np.random.default_rng(714172723), turn_params("rummikub"), before, after)
+    rummikub = reader.with_palette(RUMMIKUB)
+    rules = TileRules(palette=RUMMIKUB)
+    read_before, read_after, change = read_turn(rummikub, *(scene.image for scene in scenes))
+    assert ["K13", "B13", "O13", "R13"] in read_after.groups
+    ruling = judge_turn(read_before, read_after, rules, change=change)
+    assert ruling.verdict == "illegal" and [v for v in ruling.check.violations if "(B5)" in v]
+    monkeypatch.setattr(turn_photos, "_read_where_changed", lambda *args: None)
+    read_before, read_after, change = read_turn(rummikub, *(scene.image for scene in scenes))
+    assert ["K13", "B13", "O13", "R13"] not in read_after.groups
+    assert judge_turn(read_before, read_after, rules, change=change).verdict == "needs confirmation"
 
 
 def test_a_tile_read_alike_and_unsure_in_both_photos_is_one_tile_that_kept_the_table_before_valid() -> None:

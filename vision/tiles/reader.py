@@ -24,6 +24,7 @@ from __future__ import annotations
 import copy
 import functools
 import math
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -108,6 +109,10 @@ class TileObservation:
     def center(self) -> Point:
         return (sum(p[0] for p in self.outline) / 4, sum(p[1] for p in self.outline) / 4)
 
+    def moved(self, dx: float, dy: float, row: int) -> "TileObservation":
+        """The tile of a crop read at (``dx``, ``dy``) of the frame, in the frame's pixels, in row ``row``."""
+        return TileObservation(self.tile, self.confidence, tuple((x + dx, y + dy) for x, y in self.outline), row)
+
     @property
     def height(self) -> float:
         """The tile's longer side in the photo."""
@@ -145,6 +150,17 @@ class Doubt(str):
         doubt.misread = misread
         doubt.near = tuple((float(x), float(y)) for x, y in near)
         return doubt
+
+    def moved(self, dx: float, dy: float) -> "Doubt":
+        """The doubt of a crop read at (``dx``, ``dy``) of the frame, in the frame's pixels (its words too).
+
+        >>> doubt = Doubt("one tile's room between the tiles at (10, 20) and (70, 20) in one line", (40, 20)).moved(100, 5)
+        >>> doubt, doubt.at
+        ("one tile's room between the tiles at (110, 25) and (170, 25) in one line", (140.0, 25.0))
+        """
+        words = re.sub(r"\((-?[\d.]+), (-?[\d.]+)\)", lambda m: f"({float(m[1]) + dx:.0f}, {float(m[2]) + dy:.0f})", self)
+        return Doubt(words, None if self.at is None else (self.at[0] + dx, self.at[1] + dy), self.misread,
+                     [(x + dx, y + dy) for x, y in self.near])
 
 
 def doubt_place(why: str) -> Point | None:
