@@ -36,7 +36,9 @@ read and cut alike without doubting them; nor one about a place beside rows (the
 in one line, a row laid in line with another; the place beyond a row's end) whose middle did not change,
 where neither photo reads a tile and the other photo shows no sign (a tile laid there would change the
 place; one lying there before the turn would lie at the end of a row in the photo before it, which shows
-no sign there). Both photos are read in one
+no sign there); nor a hand over the table whose pixels did not change, a tile height and more from every
+change and 1.5 from every row near one (a hand moves between two photos a turn apart; a patch of the
+cloth that passes for one stays). Both photos are read in one
 light, and a change no tile read covers is read again by its own colour (:func:`read_turn`). A tile read alike in one place in
 both photos, cut alike, is as sure as its surer reading.
 
@@ -66,7 +68,7 @@ from engine.tiles import (
     replaced_in_place,
 )
 from vision.tiles.change import TableChange, table_change
-from vision.tiles.reader import BEYOND_END, ROOM, UNUSUAL_WIDTH, Doubt, TableReading, TileObservation, TileReader
+from vision.tiles.reader import BEYOND_END, HAND, ROOM, UNUSUAL_WIDTH, Doubt, TableReading, TileObservation, TileReader
 
 CONFIRM_BELOW = 0.7
 """A tile read less sure than this may be another (chosen on rendered tables: readings at least
@@ -584,6 +586,14 @@ def by_change(before: TableReading, after: TableReading, change: TableChange, ru
                 and not any(math.dist(at, t.center) < 1.5 * height for t in changing)
                 and not any(math.dist(at, p) < 1.5 * height for d in readings[1 - photo].doubts for p in _doubt_points(d)))
 
+    def still_hand(doubt) -> bool:
+        """Whether a doubt about a hand over the table is about pixels that did not change between the photos,
+        a tile height and more from every change and 1.5 from every row near one: a hand moves between two
+        photos a turn apart (its rim changes if nothing else); a patch of the table that passes for one stays."""
+        return (doubt == HAND and bool(doubt.near)
+                and all(change.distance(p) >= height for p in doubt.near)
+                and not any(math.dist(p, t.center) < 1.5 * height for p in doubt.near for t in changing))
+
     def place_in_other(doubt, photo: int) -> bool:
         """Whether a doubt about a place beside rows (the room between two rows in one line, the place beyond
         a row's end) is about a place whose middle did not change, where neither photo reads a tile and the
@@ -610,7 +620,8 @@ def by_change(before: TableReading, after: TableReading, change: TableChange, ru
         tiles = tuple(t for n, row in enumerate(reading.rows) if n not in rows for t in row)
         doubts = tuple(d for d in reading.doubts if getattr(d, "misread", False)
                        or (near_change(d) or not all_alike) and not bare_there(d, photo) and not bare_in_other(d, photo)
-                       and not counted_in_other(d, photo) and not place_in_other(d, photo))
+                       and not counted_in_other(d, photo) and not place_in_other(d, photo)
+                       and not still_hand(d))
         return TableReading(tiles, doubts + extra)
 
     unread = tuple(Doubt(CHANGE_UNREAD.format(*at), at) for at in change.unexplained(*_read_so_far(readings)))

@@ -19,7 +19,7 @@ from rummyref.turn_photos import (BROKEN_BEFORE, DESPITE_BROKEN, DOUBTS, SAME_FA
 from vision.synth.tiles import render_tile_scene, render_tile_turn, turn_params
 from vision.tiles.change import TableChange, table_change
 import vision.tiles.reader as reader_module
-from vision.tiles.reader import BEYOND_END, ROOM, Doubt, TableReading, TileObservation, TileReader
+from vision.tiles.reader import BEYOND_END, HAND, ROOM, Doubt, TableReading, TileObservation, TileReader
 
 BEFORE = [["R1", "R2", "R3"], ["B5", "G5", "Y5"]]
 
@@ -503,6 +503,22 @@ def test_a_place_beside_a_row_laid_that_did_not_change_holds_no_tile(place) -> N
     assert place in by_change(before, after, TableChange(missed, 2.0))[1].doubts
     seen = Doubt("a tile-sized patch of face colour at (100, 25) is no tile found", (place.at[0] - 5, 25))
     assert place in by_change(replace(before, doubts=(seen,)), after, change)[1].doubts
+
+
+def test_a_hand_whose_pixels_did_not_change_away_from_the_turn_is_the_table() -> None:
+    """As seed 602's turn 55: a skin-coloured part of the cloth passes for a hand in one photo, near the
+    change. A hand moves between two photos a turn apart; where none of its pixels changed, a tile height
+    and more from every change and 1.5 from every row near one, it is the table. One whose pixels changed
+    (its rim moved), or one nearer the run laid, stays a doubt."""
+    before, after, change = _row_laid_below()
+    hand = Doubt(HAND, near=[(x, y) for x in range(140, 181, 4) for y in range(120, 151, 4)])
+    assert by_change(replace(before, doubts=(hand,)), after, change)[0].doubts == ()
+    assert judge_turn(replace(before, doubts=(hand,)), after, TileRules(), change=change).verdict == "legal"
+    moved = change.changed.copy()
+    moved[70:72, 75:80] = True                       # its rim moved
+    assert hand in by_change(replace(before, doubts=(hand,)), after, TableChange(moved, 2.0))[0].doubts
+    nearer = Doubt(HAND, near=[(x, y) for x in range(120, 161, 4) for y in range(120, 151, 4)])
+    assert nearer in by_change(replace(before, doubts=(nearer,)), after, change)[0].doubts
 
 
 def test_a_blob_of_unusual_width_whose_tiles_the_other_photo_cut_alike_is_counted_right() -> None:

@@ -50,6 +50,8 @@ UNUSUAL_WIDTH = "of unusual width"
 """The end of a doubt about a blob whose count of tiles may be wrong (its tiles' width is not the frame's)."""
 ROOM = "one tile's room between the tiles"
 """The start of a doubt about the room between two rows in one line (a tile may lie there unread)."""
+HAND = "a hand covers part of the table"
+"""The doubt about a hand over the table (its ``near``: the pixels it covers)."""
 BEYOND_END = "beyond a row's end the place"
 """The start of a doubt about the place beyond a row's end that looks like a tile's face where no tile is read."""
 OTHER_FACES = 2
@@ -672,7 +674,7 @@ class TileReader:
         if hand.mean() > RESTING_HAND_SHARE:
             scale = frame.shape[1] / hand.shape[1]
             ys, xs = np.nonzero(hand)
-            doubts.append(Doubt("a hand covers part of the table", near=zip((xs + 0.5) * scale, (ys + 0.5) * scale)))
+            doubts.append(Doubt(HAND, near=zip((xs + 0.5) * scale, (ys + 0.5) * scale)))
         if not observations:
             if layout.contrast_only:    # light patches of the table's grain, nothing to tell from an empty table
                 return TableReading((), (Doubt("no tile found"),), layout.face), layout.other_faces
