@@ -38,9 +38,9 @@ where neither photo reads a tile and the other photo shows no sign (a tile laid 
 place; one lying there before the turn would lie at the end of a row in the photo before it, which shows
 no sign there); nor a hand over the table whose pixels did not change, a tile height and more from every
 change and 1.5 from every row near one (a hand moves between two photos a turn apart; a patch of the
-cloth that passes for one stays). Both photos are read in one
-light, and a change no tile read covers is read again by its own colour (:func:`read_turn`). A tile read alike in one place in
-both photos, cut alike, is as sure as its surer reading.
+cloth that passes for one stays). Both photos are read in one light, and a change no tile read covers
+is read again by its own colour, the whole photo and the changed part on its own (:func:`read_turn`). A
+tile read alike in one place in both photos, cut alike, is as sure as its surer reading.
 
 A tile read in one place in both photos, its face unchanged there, but read as two tiles, is one
 tile (one photo's misread): it is tried as every tile in both at once
@@ -96,7 +96,8 @@ ONE_OUTLINE = 0.15
 tile heights from the other's (tiles cut alike lie a few hundredths of a height apart)."""
 
 CHANGED_CROP = 2.0
-"""A change no tile read covers is read again in a crop this many tile heights around it (:func:`_read_where_changed`)."""
+"""A change no tile read covers is read again in a crop this many tile heights around it
+(:func:`_read_where_changed`)."""
 
 ON_CHANGE = 0.3
 """A row read in such a crop is taken only where this share of each of its tiles changed at least: a tile
@@ -213,7 +214,8 @@ def _read_changes_again(reader: TileReader, images: tuple[np.ndarray, np.ndarray
     that reading kept where it is better (:func:`_better`; in place; whether it was). Tiles in a light of
     another colour (a tinted lamp's pool), or dim ones on a table a lamp's glare lights more than them,
     are not of the face colour the reader went by, nor lighter than the table there. Where no tile is
-    read at all, every change of at least :data:`SMALLEST_TILE`'s area is looked at."""
+    read at all, every change of at least :data:`SMALLEST_TILE`'s area is looked at. Where the whole photo
+    read so is not better, the changed part is read on its own (:func:`_read_where_changed`)."""
     patches = change.unexplained_mask(*(_read_so_far(readings) or ([], 0.7 * SMALLEST_TILE ** 2)))
     if not patches.any():
         return False
@@ -241,9 +243,9 @@ def _read_where_changed(reader: TileReader, image: np.ndarray, reading: TableRea
     """``reading`` with the rows read in a crop of ``image`` around the changed ``patches`` (no tile read
     there; :data:`CHANGED_CROP` tile heights around them) by the colour of what changed (``face``), where
     every tile of such a row lies on the change (:data:`ON_CHANGE`) and apart from the tiles read
-    (:data:`APART`); with the crop's signs of a missed tile near them (:data:`NEAR_BROKEN`). None where the crop reads no such row.
-    The whole frame read by that colour may lose tiles that are not of it (a row laid under a tinted lamp,
-    the table's other rows in daylight); the changed part read on its own does not."""
+    (:data:`APART`); with the crop's signs of a missed tile near them (:data:`NEAR_BROKEN`). None where the
+    crop reads no such row. The whole frame read by that colour may lose tiles that are not of it (a row
+    laid under a tinted lamp, the table's other rows in daylight); the changed part read on its own does not."""
     ys, xs = np.nonzero(patches)
     # Where no tile is read, the patch's narrower side stands for a tile's height.
     height = (float(np.median([t.height for t in reading.tiles])) if reading.tiles
