@@ -33,10 +33,10 @@ there: that tile was laid on bare table; nor one that only one photo shows, wher
 no tile is read in either photo and no row near a change could hold a tile (the same pixels read as
 bare table in the other photo); nor a doubt about a blob's count of tiles whose tiles the other photo
 read and cut alike without doubting them; nor one about a place beside rows (the room between two rows
-in one line, a row laid in line with another; the place beyond a row's end) whose middle did not change,
-where neither photo reads a tile and the other photo shows no sign (a tile laid there would change the
-place; one lying there before the turn would lie at the end of a row in the photo before it, which shows
-no sign there); nor a hand over the table whose pixels did not change, a tile height and more from every
+in one line, a row laid in line with another; the place beyond a row's end; a patch of face colour with
+no tile near it but tiles laid in the turn) whose middle did not change, where neither photo reads a
+tile and the other photo shows no sign (a tile laid there would change the place; one lying there before
+the turn would lie at the end of a row in the photo before it, which shows no sign there); nor a hand over the table whose pixels did not change, a tile height and more from every
 change and 1.5 from every row near one (a hand moves between two photos a turn apart; a patch of the
 cloth that passes for one stays). Both photos are read in one light, and a change no tile read covers
 is read again by its own colour, the whole photo and the changed part on its own (:func:`read_turn`). A
@@ -68,7 +68,7 @@ from engine.tiles import (
     replaced_in_place,
 )
 from vision.tiles.change import TableChange, table_change
-from vision.tiles.reader import BEYOND_END, HAND, ROOM, UNUSUAL_WIDTH, Doubt, TableReading, TileObservation, TileReader
+from vision.tiles.reader import BEYOND_END, HAND, PATCH, ROOM, UNUSUAL_WIDTH, Doubt, TableReading, TileObservation, TileReader
 
 CONFIRM_BELOW = 0.7
 """A tile read less sure than this may be another (chosen on rendered tables: readings at least
@@ -596,13 +596,21 @@ def by_change(before: TableReading, after: TableReading, change: TableChange, ru
                 and all(change.distance(p) >= height for p in doubt.near)
                 and not any(math.dist(p, t.center) < 1.5 * height for p in doubt.near for t in changing))
 
+    laid = [outline.mean(axis=0) for outline in faces[1]]
+
+    def only_laid_near(at) -> bool:
+        """Whether every tile read within 1.5 tile heights of ``at`` (in either photo) was laid in the turn."""
+        return all(any(math.dist(t.center, centre) < 0.2 * height for centre in laid)
+                   for t in before.tiles + after.tiles if math.dist(at, t.center) < 1.5 * height)
+
     def place_in_other(doubt, photo: int) -> bool:
         """Whether a doubt about a place beside rows (the room between two rows in one line, the place beyond
-        a row's end) is about a place whose middle did not change, where neither photo reads a tile and the
-        other photo shows no sign of a missed tile."""
+        a row's end; a patch of face colour with no tile near it but tiles laid in the turn) is about a place
+        whose middle did not change, where neither photo reads a tile and the other photo shows no sign of a
+        missed tile."""
         at = getattr(doubt, "at", None)
         half = PLACE_MIDDLE * height / 2
-        return (doubt.startswith((ROOM, BEYOND_END)) and at is not None
+        return (at is not None and (doubt.startswith((ROOM, BEYOND_END)) or doubt.startswith(PATCH) and only_laid_near(at))
                 and change.share([(at[0] - half, at[1] - half), (at[0] + half, at[1] - half),
                                   (at[0] + half, at[1] + half), (at[0] - half, at[1] + half)]) < PLACE_CHANGED
                 and not any(math.dist(at, t.center) < 0.5 * height for t in before.tiles + after.tiles)

@@ -19,7 +19,7 @@ from rummyref.turn_photos import (BROKEN_BEFORE, DESPITE_BROKEN, DOUBTS, SAME_FA
 from vision.synth.tiles import render_tile_scene, render_tile_turn, turn_params
 from vision.tiles.change import TableChange, table_change
 import vision.tiles.reader as reader_module
-from vision.tiles.reader import BEYOND_END, HAND, ROOM, Doubt, TableReading, TileObservation, TileReader
+from vision.tiles.reader import BEYOND_END, HAND, PATCH, ROOM, Doubt, TableReading, TileObservation, TileReader
 
 BEFORE = [["R1", "R2", "R3"], ["B5", "G5", "Y5"]]
 
@@ -464,7 +464,7 @@ def test_a_sign_in_one_photo_where_the_other_sees_bare_table_and_nothing_changed
     """As seed 601's turn 76: the photo before the turn doubts a blob of the gingham cloth beside where
     a run is laid. Nothing changed there, neither photo reads a tile there, and the photo after the turn
     shows no sign there: no tile is missed. A sign there in the other photo, or one nearer the change
-    (a tile that may continue the run laid), stays."""
+    where the table changed (a tile that may continue the run laid, laid and missed), stays."""
     before, after, change = _row_laid_below()
     patch = Doubt("the blob at (140, 120) cut into 1 tile(s) of unusual width", (140, 120))
     judged, _ = by_change(replace(before, doubts=(patch,)), after, change)
@@ -474,17 +474,21 @@ def test_a_sign_in_one_photo_where_the_other_sees_bare_table_and_nothing_changed
     judged, _ = by_change(replace(before, doubts=(patch,)), replace(after, doubts=(seen,)), change)
     assert patch in judged.doubts
     nearer = Doubt("a tile-sized patch of face colour at (115, 120) is no tile found", (115, 120))
-    judged, _ = by_change(replace(before, doubts=(nearer,)), after, change)
+    longer = change.changed.copy()
+    longer[50:71, 46:64] = True                       # the run laid is longer than read
+    judged, _ = by_change(replace(before, doubts=(nearer,)), after, TableChange(longer, 2.0))
     assert nearer in judged.doubts
 
 
 @pytest.mark.parametrize("place", [Doubt(f"{ROOM} at (75, 20) and (135, 20) in one line", (105, 20)),
                                    Doubt(f"{BEYOND_END} at (225, 20) looks like a tile's face, but no tile is read there",
-                                         (225, 20))])
+                                         (225, 20)),
+                                   Doubt(f"{PATCH} at (225, 45) is no tile found", (225, 45))])
 def test_a_place_beside_a_row_laid_that_did_not_change_holds_no_tile(place) -> None:
-    """As seed 601's turn 95 and seed 24's turn 56: a run laid in line with a row of the table, one tile's
-    room between them; the photo after the turn doubts the room (a tile may lie there unread), or the place
-    beyond the run's end (it lies in a pool of light as light as a face). The place's middle did not change
+    """As seed 601's turn 95, seed 24's turn 56 and seed 603's turn 39: a run laid in line with a row of the
+    table, one tile's room between them; the photo after the turn doubts the room (a tile may lie there
+    unread), the place beyond the run's end or a patch of face colour at its corner (a pool of light as light
+    as a face). The place's middle did not change
     (a tile laid there would change it), neither photo reads a tile there and the photo before the turn,
     which had no row there to doubt, shows no sign there: the place is bare. A place whose middle changed
     (a tile laid there and missed), or one the other photo doubts too, stays a doubt."""
@@ -503,6 +507,18 @@ def test_a_place_beside_a_row_laid_that_did_not_change_holds_no_tile(place) -> N
     assert place in by_change(before, after, TableChange(missed, 2.0))[1].doubts
     seen = Doubt("a tile-sized patch of face colour at (100, 25) is no tile found", (place.at[0] - 5, 25))
     assert place in by_change(replace(before, doubts=(seen,)), after, change)[1].doubts
+
+
+def test_a_patch_of_face_colour_beside_a_row_of_the_table_before_the_turn_stays_a_doubt() -> None:
+    """A patch that did not change, but beside a row that lay on the table before the turn too: a tile of
+    that row may lie there, missed in both photos (the rule above is for patches beside tiles laid only)."""
+    before = _reading(["R1 R2 R3"])
+    laid = tuple(TileObservation(code, 0.99, ((x, 0), (x + 30, 0), (x + 30, 40), (x, 40)), 1)
+                 for code, x in (("G7", 120), ("G8", 150), ("G9", 180)))
+    patch = Doubt(f"{PATCH} at (105, 45) is no tile found", (105, 45))
+    changed = np.zeros((80, 120), bool)
+    changed[0:21, 60:106] = True
+    assert patch in by_change(before, TableReading(before.tiles + laid, (patch,)), TableChange(changed, 2.0))[1].doubts
 
 
 def test_a_hand_whose_pixels_did_not_change_away_from_the_turn_is_the_table() -> None:

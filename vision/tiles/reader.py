@@ -50,6 +50,8 @@ UNUSUAL_WIDTH = "of unusual width"
 """The end of a doubt about a blob whose count of tiles may be wrong (its tiles' width is not the frame's)."""
 ROOM = "one tile's room between the tiles"
 """The start of a doubt about the room between two rows in one line (a tile may lie there unread)."""
+PATCH = "a tile-sized patch of face colour"
+"""The start of a doubt about a patch of the faces' colour that no tile explains."""
 HAND = "a hand covers part of the table"
 """The doubt about a hand over the table (its ``near``: the pixels it covers)."""
 BEYOND_END = "beyond a row's end the place"
@@ -504,7 +506,7 @@ class TileReader:
         options = [blob.cut(n) for blob in layout.blobs for n in _counts(blob, shared)]
         cut = [c for option in options for c in option][:2 * self.options.max_tiles]
         if not cut:
-            return TableReading((), tuple(Doubt(f"a tile-sized patch of face colour at ({x:.0f}, {y:.0f}) is no tile found",
+            return TableReading((), tuple(Doubt(f"{PATCH} at ({x:.0f}, {y:.0f}) is no tile found",
                                                 (x, y)) for x, y in layout.unexplained) + (Doubt("no tile found"),),
                                 layout.face), layout.other_faces
         doubts: list[Doubt] = []
@@ -641,7 +643,7 @@ class TileReader:
         rows += patch_rows
         doubts += [Doubt(f"the tile at ({tile.x:.0f}, {tile.y:.0f}) cannot be read", (tile.x, tile.y)) for tile in unreadable
                    if not _answered((tile.x, tile.y), found)]
-        doubts += [Doubt(f"a tile-sized patch of face colour at ({x:.0f}, {y:.0f}) is no tile {how}", (x, y))
+        doubts += [Doubt(f"{PATCH} at ({x:.0f}, {y:.0f}) is no tile {how}", (x, y))
                    for (x, y), how in patches if not _answered((x, y), found) and (x, y) not in bare]
         doubts += [doubt for point, doubt in rooms if not _answered(point, found) and point not in bare]
         doubts += [Doubt(f"{BEYOND_END} at ({p.x:.0f}, {p.y:.0f}) looks like a tile's face, but no tile is "
