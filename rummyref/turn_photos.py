@@ -113,8 +113,9 @@ SMALLEST_TILE = 12.0
 """The height (pixels) of the smallest tile looked for where no tile is read in either photo (the reader's least)."""
 
 SAME_FACE = 2.0
-"""Two face colours (Lab) within this of each other in every channel are one: a photo is not read again by
-a face colour the reader went by already (two photos of one camera in one light differ by a unit or so)."""
+"""Two face colours (Lab) within this of each other in every channel are one: a photo is not read again by the
+colour of what changed where it was read by that colour already. (Each photo is still read again by the
+other's face colour however little the two differ: a slightly other colour reads some rows better.)"""
 
 PLACE_MIDDLE = 0.5
 """The middle of a place beside rows (the room between two rows in one line, the place beyond a row's end):
@@ -201,7 +202,7 @@ def _read_in_one_light(reader: TileReader, images: tuple[np.ndarray, np.ndarray]
     first = list(readings)
     for photo, image in enumerate(images):
         other = first[1 - photo].face
-        if other is not None and not _same_face(other, first[photo].face):
+        if other is not None and other != first[photo].face:
             again = reader.read(image, face=other)
             if _better(again, first[photo]):
                 readings[photo] = again
