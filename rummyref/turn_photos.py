@@ -18,28 +18,28 @@ confirmation, and :attr:`TurnRuling.asked` says why. It is never guessed:
   shortened), that tile in it read surely, is taken as read: tiles do not change, so it is the
   same tile seen twice.
 
-Where both photos are by one still camera (:func:`vision.tiles.change.table_change`), the turn is
-judged by what changed. The table before a turn is valid (it was judged at the end of the turn
-before), so a row that lies where the photos are alike (no change within :data:`CLEAR` tile
-heights of any of its tiles) is as valid after the turn as before and plays no part in it: such
-rows are left out of both readings where each photo's are read alike (the same tiles in the same
-places), and where all of them are (one at least), so are the signs of a missed tile that lie where
-nothing changed (a tile missed there is missed in both photos, and it lies in a row that did not
-change). A change that no tile read in either photo covers is a sign of a missed tile
-(:data:`CHANGE_UNREAD`); one in the photo after the turn where a tile was read before it and its
-face changed (:data:`FACE_GONE`) is not: that tile was taken away (a tile there would show a face
-as before); nor is one in the photo before the turn where a tile is read after it, its face come
-there: that tile was laid on bare table; nor one that only one photo shows, where nothing changed,
-no tile is read in either photo and no row near a change could hold a tile (the same pixels read as
-bare table in the other photo); nor a doubt about a blob's count of tiles whose tiles the other photo
-read and cut alike without doubting them; nor one about a place beside rows (the room between two rows
-in one line, a row laid in line with another; the place beyond a row's end; a patch of face colour with
-no tile near it but tiles laid in the turn) whose middle did not change, where neither photo reads a
-tile and the other photo shows no sign (a tile laid there would change the place; one lying there before
-the turn would lie at the end of a row in the photo before it, which shows no sign there); nor a hand over the table whose pixels did not change, a tile height and more from every
+Where both photos are by one still camera (:func:`vision.tiles.change.table_change`), the turn is judged
+by what changed. The table before a turn is valid (it was judged at the end of the turn before), so a
+row that lies where the photos are alike (no change within :data:`CLEAR` tile heights of any of its
+tiles) is as valid after the turn as before and plays no part in it: such rows are left out of both
+readings where each photo's are read alike (the same tiles in the same places), and where all of them
+are (one at least), so are the signs of a missed tile that lie where nothing changed (a tile missed
+there is missed in both photos, and it lies in a row that did not change). A change that no tile read in
+either photo covers is a sign of a missed tile (:data:`CHANGE_UNREAD`); one in the photo after the turn
+where a tile was read before it and its face changed (:data:`FACE_GONE`) is not: that tile was taken
+away (a tile there would show a face as before); nor is one in the photo before the turn where a tile is
+read after it, its face come there: that tile was laid on bare table; nor one that only one photo shows,
+where nothing changed, no tile is read in either photo and no row near a change could hold a tile (the
+same pixels read as bare table in the other photo); nor a doubt about a blob's count of tiles whose
+tiles the other photo read and cut alike without doubting them; nor one about a place beside rows (the
+room between two rows in one line, a row laid in line with another; the place beyond a row's end; a
+patch of face colour with no tile near it but tiles laid in the turn) whose middle did not change, where
+neither photo reads a tile and the other photo shows no sign (a tile laid there would change the place;
+one lying there before the turn would lie at the end of a row in the photo before it, which shows no
+sign there); nor a hand over the table whose pixels did not change, a tile height and more from every
 change and 1.5 from every row near one (a hand moves between two photos a turn apart; a patch of the
-cloth that passes for one stays). Both photos are read in one light, and a change no tile read covers
-is read again by its own colour, the whole photo and the changed part on its own (:func:`read_turn`). A
+cloth that passes for one stays). Both photos are read in one light, and a change no tile read covers is
+read again by its own colour, the whole photo and the changed part on its own (:func:`read_turn`). A
 tile read alike in one place in both photos, cut alike, is as sure as its surer reading.
 
 A tile read in one place in both photos, its face unchanged there, but read as two tiles, is one
@@ -68,7 +68,9 @@ from engine.tiles import (
     replaced_in_place,
 )
 from vision.tiles.change import TableChange, table_change
-from vision.tiles.reader import BEYOND_END, HAND, PATCH, ROOM, UNUSUAL_WIDTH, Doubt, TableReading, TileObservation, TileReader
+from vision.tiles.reader import (
+    BEYOND_END, HAND, PATCH, ROOM, UNUSUAL_WIDTH, Doubt, TableReading, TileObservation, TileReader,
+)
 
 CONFIRM_BELOW = 0.7
 """A tile read less sure than this may be another (chosen on rendered tables: readings at least
@@ -114,8 +116,7 @@ SMALLEST_TILE = 12.0
 
 SAME_FACE = 2.0
 """Two face colours (Lab) within this of each other in every channel are one: a photo is not read again by the
-colour of what changed where it was read by that colour already. (Each photo is still read again by the
-other's face colour however little the two differ: a slightly other colour reads some rows better.)"""
+colour of what changed where it was read by that colour already."""
 
 PLACE_MIDDLE = 0.5
 """The middle of a place beside rows (the room between two rows in one line, the place beyond a row's end):
@@ -202,6 +203,7 @@ def _read_in_one_light(reader: TileReader, images: tuple[np.ndarray, np.ndarray]
     first = list(readings)
     for photo, image in enumerate(images):
         other = first[1 - photo].face
+        # However little the two differ (not :data:`SAME_FACE`): a slightly other colour reads some rows better.
         if other is not None and other != first[photo].face:
             again = reader.read(image, face=other)
             if _better(again, first[photo]):
@@ -256,7 +258,7 @@ def _read_where_changed(reader: TileReader, image: np.ndarray, reading: TableRea
     x1, y1 = (int((high + 1 + reach) * change.scale) for high in (xs.max(), ys.max()))
     crop = reader.read(np.ascontiguousarray(image[y0:y1, x0:x1]), face=face)
     first_row = max((t.row for t in reading.tiles), default=-1) + 1
-    rows = [[t.moved(x0, y0, first_row) for t in row] for row in crop.rows]
+    rows = [[t.moved(x0, y0) for t in row] for row in crop.rows]
     rows = [row for row in rows if all(change.share(t.outline) >= ON_CHANGE and not any(
         math.dist(t.center, seen.center) < APART * t.height for seen in reading.tiles) for t in row)]
     if not rows:
@@ -580,14 +582,20 @@ def by_change(before: TableReading, after: TableReading, change: TableChange, ru
 
     changing = [t for photo in (0, 1) for n, row in enumerate(rows[photo]) if n not in quiet[photo] for t in row]
 
+    def tile_within(at, reach: float) -> bool:
+        """Whether either photo reads a tile within ``reach`` (pixels) of ``at``."""
+        return any(math.dist(at, t.center) < reach for t in before.tiles + after.tiles)
+
+    def sign_in_other(at, photo: int) -> bool:
+        """Whether the other photo than ``photo`` shows a sign of a missed tile within 1.5 tile heights of ``at``."""
+        return any(math.dist(at, p) < 1.5 * height for d in readings[1 - photo].doubts for p in _doubt_points(d))
+
     def bare_in_other(doubt, photo: int) -> bool:
         """Whether a sign of a missed tile of one photo lies where nothing changed, no tile is read in either
         photo, the other photo shows no sign, and no row near a change could hold a tile there."""
         at = getattr(doubt, "at", None)
-        return (at is not None and change.distance(at) >= height
-                and not any(math.dist(at, t.center) < height for t in before.tiles + after.tiles)
-                and not any(math.dist(at, t.center) < 1.5 * height for t in changing)
-                and not any(math.dist(at, p) < 1.5 * height for d in readings[1 - photo].doubts for p in _doubt_points(d)))
+        return (at is not None and change.distance(at) >= height and not tile_within(at, height)
+                and not any(math.dist(at, t.center) < 1.5 * height for t in changing) and not sign_in_other(at, photo))
 
     def still_hand(doubt) -> bool:
         """Whether a doubt about a hand over the table is about pixels that did not change between the photos,
@@ -614,8 +622,7 @@ def by_change(before: TableReading, after: TableReading, change: TableChange, ru
         return (at is not None and (doubt.startswith((ROOM, BEYOND_END)) or doubt.startswith(PATCH) and only_laid_near(at))
                 and change.share([(at[0] - half, at[1] - half), (at[0] + half, at[1] - half),
                                   (at[0] + half, at[1] + half), (at[0] - half, at[1] + half)]) < PLACE_CHANGED
-                and not any(math.dist(at, t.center) < 0.5 * height for t in before.tiles + after.tiles)
-                and not any(math.dist(at, p) < 1.5 * height for d in readings[1 - photo].doubts for p in _doubt_points(d)))
+                and not tile_within(at, 0.5 * height) and not sign_in_other(at, photo))
 
     cut_alike = [[tile.center for tile, _ in seen_twice], [other.center for _, other in seen_twice]]
 

@@ -113,9 +113,9 @@ class TileObservation:
     def center(self) -> Point:
         return (sum(p[0] for p in self.outline) / 4, sum(p[1] for p in self.outline) / 4)
 
-    def moved(self, dx: float, dy: float, row: int) -> "TileObservation":
-        """The tile of a crop read at (``dx``, ``dy``) of the frame, in the frame's pixels, in row ``row``."""
-        return TileObservation(self.tile, self.confidence, tuple((x + dx, y + dy) for x, y in self.outline), row)
+    def moved(self, dx: float, dy: float) -> "TileObservation":
+        """The tile of a crop read at (``dx``, ``dy``) of the frame, in the frame's pixels."""
+        return TileObservation(self.tile, self.confidence, tuple((x + dx, y + dy) for x, y in self.outline), self.row)
 
     @property
     def height(self) -> float:
