@@ -354,7 +354,7 @@ def _judge_readings(before: TableReading, after: TableReading, rules: TileRules,
 
     def unless_broken(why: str) -> TurnRuling:
         asked = TurnRuling(None, why)
-        return asked if strict else _broken_for_sure(readings[1], tables[1], rules, places + swapped + sorted(linked),
+        return asked if strict else _broken_for_sure(readings, tables, rules, places + swapped + sorted(linked),
                                                      asked)
 
     if any(r.missing_doubts for r in readings):
@@ -391,12 +391,13 @@ def _where_one_went(before: TableReading, after: TableReading, place: tuple[int,
 
 def _in_one_place(before: TableReading, after: TableReading, change: TableChange, confirm_below: float) -> list[tuple]:
     """Pairs of places ((0, group, position), (1, group, position)) of a tile read in both photos in one
-    place, whose face did not change there (:data:`FACE_GONE`), read as two tiles (one photo's misread), or
-    read alike but less sure than ``confirm_below`` in both and cut alike (:func:`_one_outline`): one tile,
-    whatever it is in one photo it is in the other too."""
+    place, whose face did not change there (:data:`FACE_GONE`), and cut alike (:func:`_one_outline`), read
+    as two tiles (one photo's misread) or read alike but less sure than ``confirm_below`` in both: one tile,
+    whatever it is in one photo it is in the other too. (A row cut at another pitch in one photo has
+    tiles near the other's, each partly its neighbour: no such pairs.)"""
     return [((0, *place), (1, *other_place)) for (place, tile), (other_place, other) in _one_place(before, after, change)
-            if other.tile != tile.tile or (max(tile.confidence, other.confidence) < confirm_below
-                                           and _one_outline(tile, other))]
+            if _one_outline(tile, other)
+            and (other.tile != tile.tile or max(tile.confidence, other.confidence) < confirm_below)]
 
 
 def _one_place(before: TableReading, after: TableReading, change: TableChange) -> list[tuple]:
@@ -473,16 +474,22 @@ def _one_holds_the_other(first: Counter, second: Counter) -> bool:
     return smaller >= 3 and (not first - second or not second - first)
 
 
-def _broken_for_sure(after: TableReading, table: list[list], rules: TileRules, unsure: list[tuple[int, int, int]],
-                     asked: TurnRuling) -> TurnRuling:
-    """The turn ruled illegal for the combinations broken on the table after it that no missed or
-    misread tile can mend, else ``asked``. Such a combination has at least three tiles (a piece of
-    one or two is likelier a row read apart than a pair laid; a piece of three or more of a valid
-    combination is one itself), no tile but a joker twice (likelier one tile read twice than laid
-    so), no tile among ``unsure`` (read unsurely, doubted as misread or seemingly turned into
-    another between the photos: (photo, group, position)), no sign of a missed tile within :data:`NEAR_BROKEN` tile heights of any of
-    its tiles (nor of a row that may hold more tiles or go on beyond the frame: ``Doubt.near``),
-    and the photo lists no such sign that is about no place or row (a hand)."""
+def _broken_for_sure(readings: tuple[TableReading, TableReading], tables: list[list[list]], rules: TileRules,
+                     unsure: list[tuple[int, int, int]], asked: TurnRuling) -> TurnRuling:
+    """The turn ruled illegal for the combinations broken on the table after it (``readings[1]``,
+    ``tables[1]``) that no missed or misread tile can mend, else ``asked``. Such a combination has
+    at least three tiles (a piece of one or two is likelier a row read apart than a pair laid; a
+    piece of three or more of a valid combination is one itself), no tile but a joker twice
+    (likelier one tile read twice than laid so), no tile among ``unsure`` (read unsurely, doubted as
+    misread or seemingly turned into another between the photos: (photo, group, position)), no sign
+    of a missed tile within :data:`NEAR_BROKEN` tile heights of any of its tiles (nor of a row that
+    may hold more tiles or go on beyond the frame: ``Doubt.near``), and no tile of it read alike, in
+    its place, in a combination the photo before the turn reads broken too (the table before a turn
+    is valid: that row was read wrong, a tile of it missed in both photos); and the photo lists no
+    such sign that is about no place or row (a hand)."""
+    before, after = readings
+    table = tables[1]
+    broken_before = [tile for group in broken_groups(tables[0], rules) for tile in before.rows[group]]
     doubts = after.missing_doubts
     if any(not _doubt_points(d) for d in doubts):
         return asked
@@ -497,6 +504,8 @@ def _broken_for_sure(after: TableReading, table: list[list], rules: TileRules, u
         if any(n > 1 for code, n in Counter(t.tile for t in tiles).items() if code != "JK"):
             continue            # a tile twice: likelier one tile read twice (a row cut into a tile too many)
         near = NEAR_BROKEN * max(t.height for t in tiles)
+        if any(t.tile == b.tile and math.dist(t.center, b.center) < 0.3 * t.height for t in tiles for b in broken_before):
+            continue            # read broken before the turn too: read wrong, not broken by the turn
         if group not in doubted and not any(math.dist(t.center, at) < near for t in tiles for at in missed):
             reasons.append(reason)
     return TurnRuling(TurnCheck(False, tuple(reasons), None), despite=DESPITE_BROKEN) if reasons else asked

@@ -26,3 +26,12 @@ def test_the_tile_turn_benchmark_judges_each_turn_once(photos):
     (line,) = [line for line in done.stdout.splitlines() if line.startswith("turns: 4:")]
     counts = [int(word) for word in re.findall(r"(?:verdict|confirmation|tables) (\d+)", line)]
     assert len(counts) == 4 and sum(counts) == 4
+
+
+def test_the_tile_classifier_benchmark_reads_true_tiles_and_draws_the_doubtful_ones(tmp_path):
+    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "eval_tile_classifier.py"), "--scenes", "3",
+                           "--montage", str(tmp_path / "doubtful.png")], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    tiles, right, misread = map(int, re.search(r"(\d+) tiles: (\d+) right, (\d+) misread", done.stdout).groups())
+    assert tiles == right + misread and right >= 0.95 * tiles > 0
+    assert "wrote" not in done.stdout or (tmp_path / "doubtful.png").stat().st_size > 0

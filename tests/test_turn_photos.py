@@ -539,3 +539,35 @@ def test_a_blob_of_unusual_width_whose_tiles_the_other_photo_cut_alike_is_counte
                     + before.tiles[1:])
     _, judged = by_change(wider, replace(after, doubts=(width,)), change)
     assert width in judged.doubts
+
+
+def test_a_combination_read_broken_before_the_turn_too_is_not_ruled_broken_by_it() -> None:
+    """As validation seed 601's turn 21 read by a candidate classifier: the run B6-B12 read as B7 B8 B10
+    B11 B12 in both photos (B6 and B9 missed), B13 laid at its end, a patch of face colour far away. The
+    run after the turn is no combination, but it was none before the turn either, and the table before a
+    turn is valid: a tile of it was missed, not the run broken."""
+    before = _reading(["R1 R2 R3", "B7 B8 B10 B11 B12"], [patch(600, 20)])
+    after = _reading(["R1 R2 R3", "B7 B8 B10 B11 B12 B13"], [patch(600, 20)])
+    assert judge_turn(before, after, TileRules()).asked == DOUBTS
+    laid = _reading(["R1 R2 R3", "B7 B8 B9 B10 B11", "G7 B9 Y11"], [patch(600, 20)])
+    assert judge_turn(_reading(["R1 R2 R3", "B7 B8 B9 B10 B11"], [patch(600, 20)]), laid,
+                      TileRules()).despite == DESPITE_BROKEN    # a combination the turn laid broken is still ruled
+
+
+def test_tiles_near_each_other_in_a_row_cut_at_another_pitch_are_not_one_tile() -> None:
+    """As seed 7's turn 85 read by a candidate classifier: the run B6-B12 read in both photos, B11 unsurely,
+    but the photo after the turn cut the row at a wider pitch, so its B10 and B11 lie near the B11 and B12
+    of the photo before. Taken as one tile each, B10 would seem to have left the table; they are not cut
+    alike, and the turn (K9 laid at the run K2-K8) is asked about for the unsure B11."""
+    def row(codes: str, xs: list[int], y: int, unsure: str) -> list[TileObservation]:
+        return [TileObservation(code, 0.5 if code == unsure else 0.99, ((x, y), (x + 30, y), (x + 30, y + 40), (x, y + 40)),
+                                1 if y else 0) for code, x in zip(codes.split(), xs)]
+    runs = "B6 B7 B8 B9 B10 B11 B12"
+    before = TableReading(tuple(row("K2 K3 K4 K5 K6 K7 K8", [30 * c for c in range(7)], 0, "")
+                                + row(runs, [30 * c for c in range(7)], 100, "B11")), ())
+    after = TableReading(tuple(row("K2 K3 K4 K5 K6 K7 K8 K9", [30 * c for c in range(8)], 0, "")
+                               + row(runs, [0, 30, 60, 90, 141, 170, 190], 100, "B11")), ())
+    changed = np.zeros((80, 130), bool)
+    changed[0:20, 105:120] = True             # the photos at half size: K9 laid at x 210..240
+    ruling = judge_turn(before, after, TileRules(palette=RUMMIKUB), change=TableChange(changed, 2.0))
+    assert ruling.asked == UNSURE

@@ -334,6 +334,18 @@ class TileReader:
             first[unsure] = (first[unsure] + sum(others)) * np.float32(1.0 / count)
         return first
 
+    def probabilities(self, frame: np.ndarray, places: list[TileCandidate]) -> np.ndarray:
+        """The set's class probabilities (the last two: upside down, not a tile) of each place, cut
+        upright and turned over (rows ``2k``, ``2k + 1``), the unsure ones read again from more cuts
+        (:meth:`_read_again`): how :meth:`read` reads the tiles it found, and how
+        ``benchmarks/eval_tile_classifier.py`` reads tiles where they truly lie."""
+        upright = np.empty((len(places), PATCH_HEIGHT, PATCH_WIDTH, 3), np.uint8)
+        for k, c in enumerate(places):
+            upright[k] = cut_patch(frame, (c.x, c.y), c.angle, c.height)
+        probs = _softmax(self.logits(balanced_both_ways(upright))[:, self._classes])  # only the set's classes compete
+        self._read_again(frame, places, probs)
+        return probs
+
     def _place_probs(self, frame: np.ndarray, places: list[Placed]) -> np.ndarray:
         """The set's class probabilities of each upright place (the last two: upside down, not a tile)."""
         patches = np.stack([cut_patch(frame, (p.x, p.y), p.angle, p.height) for p in places])
@@ -512,13 +524,8 @@ class TileReader:
         doubts: list[Doubt] = []
         unreadable: list[Placed] = []       # candidates that may be tiles the classifier could not read
         dropped: list[Placed] = []          # ... and all candidates it did not read
-        upright = np.empty((len(cut), PATCH_HEIGHT, PATCH_WIDTH, 3), np.uint8)
-        for k, c in enumerate(cut):
-            upright[k] = cut_patch(frame, (c.x, c.y), c.angle, c.height)
-        logits = self.logits(balanced_both_ways(upright))     # each tile upright and turned over
-        all_probs = _softmax(logits[:, self._classes])      # only this set's classes compete
+        all_probs = self.probabilities(frame, cut)
         upside, none = len(self._classes) - 2, len(self._classes) - 1
-        self._read_again(frame, cut, all_probs)
         # Where a blob may hold more than one count of tiles, the count whose tiles read best wins.
         sureness = all_probs[:, :upside].max(axis=1).reshape(-1, 2).max(axis=1)
         chosen: dict[int, tuple[float, int, int]] = {}
