@@ -73,7 +73,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--model-dir", type=Path, help="directory with tiles-classifier.onnx (default models/)")
     parser.add_argument("--scenes", type=int, default=300, help="rendered photos per palette (default 300)")
-    parser.add_argument("--seed", type=int, default=900, help="seed (default 900; the turn benchmark's are 7, 21-27, 600-605)")
+    parser.add_argument("--seed", type=int, default=900, help="seed (default 900; the turn benchmark's are 7, 21-27, 600-607)")
     parser.add_argument("--montage", type=Path, metavar="OUT.png",
                         help="also draw the first 120 tiles misread or read below the bar into one image")
     args = parser.parse_args(argv)

@@ -503,9 +503,9 @@ def _broken_for_sure(readings: tuple[TableReading, TableReading], tables: list[l
             continue
         if any(n > 1 for code, n in Counter(t.tile for t in tiles).items() if code != "JK"):
             continue            # a tile twice: likelier one tile read twice (a row cut into a tile too many)
-        near = NEAR_BROKEN * max(t.height for t in tiles)
         if any(t.tile == b.tile and math.dist(t.center, b.center) < 0.3 * t.height for t in tiles for b in broken_before):
             continue            # read broken before the turn too: read wrong, not broken by the turn
+        near = NEAR_BROKEN * max(t.height for t in tiles)
         if group not in doubted and not any(math.dist(t.center, at) < near for t in tiles for at in missed):
             reasons.append(reason)
     return TurnRuling(TurnCheck(False, tuple(reasons), None), despite=DESPITE_BROKEN) if reasons else asked
