@@ -40,7 +40,9 @@ sign there); nor a hand over the table whose pixels did not change, a tile heigh
 change and 1.5 from every row near one (a hand moves between two photos a turn apart; a patch of the
 cloth that passes for one stays). Both photos are read in one light, and a change no tile read covers is
 read again by its own colour, the whole photo and the changed part on its own (:func:`read_turn`). A
-tile read alike in one place in both photos, cut alike, is as sure as its surer reading.
+tile read alike in one place in both photos, cut alike, is as sure as its surer reading. A tile one photo
+found but could not read is the tile the other photo reads in its place, where that place did not change
+(:func:`_read_in_other`).
 
 A tile read in one place in both photos, its face unchanged there, but read as two tiles, is one
 tile (one photo's misread): it is tried as every tile in both at once
@@ -69,7 +71,8 @@ from engine.tiles import (
 )
 from vision.tiles.change import TableChange, table_change
 from vision.tiles.reader import (
-    BEYOND_END, HAND, PATCH, ROOM, UNUSUAL_WIDTH, Doubt, TableReading, TileObservation, TileReader,
+    BEYOND_END, HAND, NOT_BETWEEN, PATCH, ROOM, UNREADABLE, UNUSUAL_WIDTH, Doubt, TableReading, TileObservation,
+    TileReader,
 )
 
 CONFIRM_BELOW = 0.7
@@ -126,6 +129,11 @@ PLACE_CHANGED = 0.1
 """A place beside rows did not change where under ``PLACE_CHANGED`` of the pixels of its middle (a square
 ``PLACE_MIDDLE`` tile heights wide) changed: a tile laid there changes all of it, one laid beside it (a row
 laid in line with another, or ending there) only its edges."""
+
+STILL = 0.05
+"""A tile's place did not change between the photos where under this share of the pixels inside its outline
+changed: a tile laid or taken there changes most of them, another tile put in its place its number's (about
+a tenth), one laid beside it an edge's shadow (tiles where nothing changed: none at all)."""
 
 CHANGE_UNREAD = "a change on the table at ({:.0f}, {:.0f}) where no tile is read"
 
@@ -440,6 +448,83 @@ def _surer_where_alike(before: TableReading, after: TableReading, seen_twice: li
                  for reading in (before, after))
 
 
+def _read_in_other(before: TableReading, after: TableReading, change: TableChange) -> tuple[TableReading, TableReading]:
+    """Both readings, each tile that one photo found but could not read (:data:`UNREADABLE`) read as the other
+    photo reads the tile whose outline holds its centre, where that tile's place did not change
+    (:data:`STILL`): the same pixels, the same tile, seen twice. It joins the row that holds its neighbours of
+    the other photo's row, read alike in their places (:func:`_copied_into_row`), as sure as the other photo
+    reads it (below the bar in both, it is one unsure tile: :func:`_in_one_place`). A row's doubt that a tile between tiles was not read
+    (:data:`NOT_BETWEEN`) goes where every tile of that row is then read.
+
+    >>> import numpy as np
+    >>> square = lambda x: ((x, 0), (x + 30, 0), (x + 30, 40), (x, 40))
+    >>> unread = Doubt(f"the tile at (75, 20) {UNREADABLE}", (75.0, 20.0))
+    >>> row = lambda codes, sure: tuple(TileObservation(c, sure, square(30 * k), 0) for k, c in enumerate(codes) if c)
+    >>> before = TableReading(row(["K3", "K4", None, "K6"], 0.99), (unread,))
+    >>> after = TableReading(row(["K3", "K4", "K5", "K6"], 0.5))
+    >>> first, second = _read_in_other(before, after, TableChange(np.zeros((10, 20), bool), 8.0))
+    >>> first.groups, first.doubts, first.tiles[2].confidence, second is after
+    ([['K3', 'K4', 'K5', 'K6']], (), 0.5, True)
+    """
+    readings = [before, after]
+    for photo in (0, 1):
+        reading, other = readings[photo], readings[1 - photo]
+        tiles, filled = list(reading.tiles), []
+        for doubt in reading.doubts:
+            at = getattr(doubt, "at", None)
+            if at is not None and doubt.endswith(UNREADABLE):
+                copied = _copied_into_row(at, tiles, other, change)
+                if copied is not None:
+                    tiles = copied
+                    filled.append(doubt)
+        if filled:
+            def all_read(doubt) -> bool:
+                return doubt.endswith(NOT_BETWEEN) and all(
+                    any(math.dist(point, t.center) < 0.3 * t.height for t in tiles) for point in doubt.near)
+            doubts = tuple(d for d in reading.doubts if d not in filled and not all_read(d))
+            readings[photo] = TableReading(tuple(tiles), doubts, reading.face)
+    return readings[0], readings[1]
+
+
+def _copied_into_row(at, tiles: list[TileObservation], other: TableReading, change: TableChange
+                     ) -> list[TileObservation] | None:
+    """``tiles`` (one photo's, in reading order) with the tile ``other`` reads at ``at`` (inside its outline, a
+    place that did not change and where ``tiles`` holds none) put into the row of ``tiles`` that holds its
+    neighbours of ``other``'s row (read alike, cut alike, in their places): between two such neighbours that
+    are next to each other, or beyond the end tile of a row of at least two where it is the one neighbour
+    found; ``None`` where there is no such single place."""
+    sources = [(place, tile) for place, tile in _places(other) if change.share(tile.outline) < STILL
+               and cv2.pointPolygonTest(np.asarray(tile.outline, np.float32), tuple(map(float, at)), False) >= 0]
+    if len(sources) != 1 or any(math.dist(t.center, at) < 0.5 * t.height for t in tiles):
+        return None
+    (group, position), tile = sources[0]
+    row = other.rows[group]
+    mates = [next((i for i, t in enumerate(tiles) if t.tile == mate.tile and _one_outline(t, mate)
+                   and math.dist(t.center, mate.center) < 0.3 * mate.height), None)
+             for k in (position - 1, position + 1) if 0 <= k < len(row) for mate in [row[k]]]
+    mates = [i for i in mates if i is not None]
+    if not mates or len({tiles[i].row for i in mates}) != 1:
+        return None
+    number = tiles[mates[0]].row
+    members = [i for i, t in enumerate(tiles) if t.row == number]
+    spots = sorted(members.index(i) for i in mates)
+    if len(spots) == 2:
+        if spots[1] != spots[0] + 1:
+            return None
+        slot = members[spots[1]]
+    else:
+        end = spots[0]
+        if len(members) < 2 or end not in (0, len(members) - 1):
+            return None
+        mate, inward = tiles[members[end]], tiles[members[1 if end == 0 else -2]]
+        # beyond the end: on the side of the end tile away from the row's next tile
+        if np.dot(np.subtract(tile.center, mate.center), np.subtract(inward.center, mate.center)) >= 0:
+            return None
+        slot = members[0] if end == 0 else members[-1] + 1
+    copy = TileObservation(tile.tile, tile.confidence, tile.outline, number)
+    return tiles[:slot] + [copy] + tiles[slot:]
+
+
 def _places(reading: TableReading) -> list[tuple[tuple[int, int], TileObservation]]:
     """Each tile of a reading with its (group, position) in :attr:`TableReading.groups`."""
     return [((group, position), tile) for group, row in enumerate(reading.rows) for position, tile in enumerate(row)]
@@ -537,6 +622,7 @@ def by_change(before: TableReading, after: TableReading, change: TableChange, ru
     heights = [t.height for t in before.tiles + after.tiles]
     if not heights:
         return before, after
+    before, after = _read_in_other(before, after, change)
     seen_twice = _cut_alike(before, after, change)
     before, after = readings = _surer_where_alike(before, after, seen_twice)
     rows = [r.rows for r in readings]

@@ -571,3 +571,25 @@ def test_tiles_near_each_other_in_a_row_cut_at_another_pitch_are_not_one_tile() 
     changed[0:20, 105:120] = True             # the photos at half size: K9 laid at x 210..240
     ruling = judge_turn(before, after, TileRules(palette=RUMMIKUB), change=TableChange(changed, 2.0))
     assert ruling.asked == UNSURE
+
+
+def test_a_tile_one_photo_cannot_read_is_the_tile_the_other_reads_in_its_unchanged_place() -> None:
+    """As seed 7's turn 39: the photo before the turn found R3 of the run R1-R4 but could not read it;
+    the photo after it reads R3 there, unsurely, its place unchanged. B8 was taken off the run B5-B8.
+    The same pixels are the same tile: R3, unsure in both photos, is one tile, and whatever it is, a
+    tile left the table (illegal). Where the photo after the turn reads no tile in that place, the
+    doubt stays."""
+    unread = Doubt(f"the tile at (75, 20) {reader_module.UNREADABLE}", (75.0, 20.0))
+    between = Doubt(f"a row at (15, 20) {reader_module.NOT_BETWEEN}", near=[(15, 20), (45, 20), (75, 20), (105, 20)])
+    read = _reading(["R1 R2 R3 R4", "B5 B6 B7 B8"])
+    before = TableReading(tuple(t for t in read.tiles if t.tile != "R3"), (unread, between))
+    after = _reading(["R1 R2 R3 R4", "B5 B6 B7"], unsure="R3")
+    changed = np.zeros((80, 130), bool)
+    changed[50:70, 45:60] = True              # the photos at half size: B8 taken from x 90..120, y 100..140
+    change = TableChange(changed, 2.0)
+    first, _ = by_change(before, after, change, TileRules())
+    assert first.groups == [["B5", "B6", "B7", "B8"]] and first.doubts == ()
+    ruling = judge_turn(before, after, TileRules(), change=change)
+    assert ruling.verdict == "illegal" and ruling.check.violations[0].startswith("B8 was on the table and is missing")
+    elsewhere = _reading(["R1 R2", "B5 B6 B7"])
+    assert judge_turn(before, elsewhere, TileRules(), change=change).asked == DOUBTS

@@ -56,6 +56,10 @@ HAND = "a hand covers part of the table"
 """The doubt about a hand over the table (its ``near``: the pixels it covers)."""
 BEYOND_END = "beyond a row's end the place"
 """The start of a doubt about the place beyond a row's end that looks like a tile's face where no tile is read."""
+UNREADABLE = "cannot be read"
+"""The end of a doubt about a tile found that the classifier could not read (its ``at``: the tile's centre)."""
+NOT_BETWEEN = "has a tile that is not one between tiles"
+"""The end of a doubt about a row with a candidate not read between tiles read (its ``near``: every candidate's centre)."""
 OTHER_FACES = 2
 """Where the frame's likeliest face colour finds no tile, the reader tries this many of its other guesses."""
 STEPS = (0.8, 1.0, 1.2)
@@ -616,8 +620,8 @@ class TileReader:
                 rows[-1].append((by_index[i], CLASS_CODES[self._classes[best]], float(p[best])))
             kept = [k for k, r in enumerate(read) if r]
             if kept and not all(read[kept[0]:kept[-1] + 1]):
-                doubts.append(Doubt(f"a row at ({placed[members[0]].x:.0f}, {placed[members[0]].y:.0f}) has a tile that "
-                                    f"is not one between tiles", near=[(placed[m].x, placed[m].y) for m in members]))
+                doubts.append(Doubt(f"a row at ({placed[members[0]].x:.0f}, {placed[members[0]].y:.0f}) {NOT_BETWEEN}",
+                                    near=[(placed[m].x, placed[m].y) for m in members]))
         # Look again where a tile may have been missed: beyond the ends of each row, and at the
         # patches of face colour no tile explains; a tile read there surely is found, and the
         # doubts it answers go.
@@ -648,7 +652,7 @@ class TileReader:
         open_ends: list[Placed] = []
         found += [tile for tile, _, _ in looked] + self._extend_rows(frame, patch_rows, read_tiles + found, open_ends)
         rows += patch_rows
-        doubts += [Doubt(f"the tile at ({tile.x:.0f}, {tile.y:.0f}) cannot be read", (tile.x, tile.y)) for tile in unreadable
+        doubts += [Doubt(f"the tile at ({tile.x:.0f}, {tile.y:.0f}) {UNREADABLE}", (tile.x, tile.y)) for tile in unreadable
                    if not _answered((tile.x, tile.y), found)]
         doubts += [Doubt(f"{PATCH} at ({x:.0f}, {y:.0f}) is no tile {how}", (x, y))
                    for (x, y), how in patches if not _answered((x, y), found) and (x, y) not in bare]
