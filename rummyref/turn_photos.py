@@ -45,7 +45,8 @@ found but could not read is the tile the other photo reads in its place, where t
 (:func:`_read_in_other`).
 
 A tile read in one place in both photos, its face unchanged there, but read as two tiles, is one
-tile (one photo's misread): it is tried as every tile in both at once
+tile (one photo's misread), and so is one read alike but unsurely in both or doubted as misread in
+either: it is tried as every tile in both at once
 (:func:`engine.tiles.check_turn_despite`'s ``same``), and a table before the turn that reads with
 a combination that is none is not asked about where such a tile may mend it.
 
@@ -400,12 +401,14 @@ def _where_one_went(before: TableReading, after: TableReading, place: tuple[int,
 def _in_one_place(before: TableReading, after: TableReading, change: TableChange, confirm_below: float) -> list[tuple]:
     """Pairs of places ((0, group, position), (1, group, position)) of a tile read in both photos in one
     place, whose face did not change there (:data:`FACE_GONE`), and cut alike (:func:`_one_outline`), read
-    as two tiles (one photo's misread) or read alike but less sure than ``confirm_below`` in both: one tile,
-    whatever it is in one photo it is in the other too. (A row cut at another pitch in one photo has
-    tiles near the other's, each partly its neighbour: no such pairs.)"""
+    as two tiles (one photo's misread), or read alike but less sure than ``confirm_below`` in both or
+    doubted as misread in either: one tile, whatever it is in one photo it is in the other too. (A row cut
+    at another pitch in one photo has tiles near the other's, each partly its neighbour: no such pairs.)"""
+    doubted = [set(reading.unsure_places(0.0)) for reading in (before, after)]
     return [((0, *place), (1, *other_place)) for (place, tile), (other_place, other) in _one_place(before, after, change)
             if _one_outline(tile, other)
-            and (other.tile != tile.tile or max(tile.confidence, other.confidence) < confirm_below)]
+            and (other.tile != tile.tile or max(tile.confidence, other.confidence) < confirm_below
+                 or place in doubted[0] or other_place in doubted[1])]
 
 
 def _one_place(before: TableReading, after: TableReading, change: TableChange) -> list[tuple]:

@@ -593,3 +593,22 @@ def test_a_tile_one_photo_cannot_read_is_the_tile_the_other_reads_in_its_unchang
     assert ruling.verdict == "illegal" and ruling.check.violations[0].startswith("B8 was on the table and is missing")
     elsewhere = _reading(["R1 R2", "B5 B6 B7"])
     assert judge_turn(before, elsewhere, TileRules(), change=change).asked == DOUBTS
+
+
+def test_a_tile_read_alike_in_both_photos_but_doubted_as_misread_is_one_tile_that_kept_the_table_before_valid() -> None:
+    """As seed 25's turn 125: O5 of the run O2-O8 read surely as R5 in both photos, in one unchanged place,
+    and doubted as misread there (its row is a run but for that tile's colour); O9 laid at the run's end.
+    The table before the turn was valid, so that tile is O5 or a joker, and the run extended is legal
+    either way. Read as two tiles in two places, the table before would be asked about."""
+    misread = Doubt("the tile at (105, 20) may be misread: its row is a combination but for one tile's colour",
+                    (105, 20), misread=True)
+    before = _reading(["O2 O3 O4 R5 O6 O7 O8"], [misread])
+    after = _reading(["O2 O3 O4 R5 O6 O7 O8 O9"], [misread])
+    changed = np.zeros((40, 130), bool)
+    changed[0:20, 105:120] = True             # the photos at half size: O9 laid at x 210..240
+    rules = TileRules(palette=RUMMIKUB)
+    assert judge_turn(before, after, rules).asked == BROKEN_BEFORE
+    ruling = judge_turn(before, after, rules, change=TableChange(changed, 2.0))
+    assert ruling.verdict == "legal" and ruling.check.legal
+    wrong = _reading(["O2 O3 O4 R5 O6 O7 O8 B9"], [misread])
+    assert judge_turn(before, wrong, rules, change=TableChange(changed, 2.0)).verdict == "illegal"
