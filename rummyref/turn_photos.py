@@ -456,7 +456,8 @@ def _read_in_other(before: TableReading, after: TableReading, change: TableChang
     photo reads the tile whose outline holds its centre, where that tile's place did not change
     (:data:`STILL`): the same pixels, the same tile, seen twice. It joins the row that holds its neighbours of
     the other photo's row, read alike in their places (:func:`_copied_into_row`), as sure as the other photo
-    reads it (below the bar in both, it is one unsure tile: :func:`_in_one_place`). A row's doubt that a tile between tiles was not read
+    reads it (below the bar in both, it is one unsure tile: :func:`_in_one_place`); where every tile of the
+    other photo's row is such a tile, they are that row. A row's doubt that a tile between tiles was not read
     (:data:`NOT_BETWEEN`) goes where every tile of that row is then read.
 
     >>> import numpy as np
@@ -473,13 +474,21 @@ def _read_in_other(before: TableReading, after: TableReading, change: TableChang
     for photo in (0, 1):
         reading, other = readings[photo], readings[1 - photo]
         tiles, filled = list(reading.tiles), []
-        for doubt in reading.doubts:
-            at = getattr(doubt, "at", None)
-            if at is not None and doubt.endswith(UNREADABLE):
-                copied = _copied_into_row(at, tiles, other, change)
-                if copied is not None:
-                    tiles = copied
-                    filled.append(doubt)
+        unread = [d for d in reading.doubts if getattr(d, "at", None) is not None and d.endswith(UNREADABLE)]
+        # A row of the other photo whose every tile this photo found but could not read is that row.
+        sources = {d: _source(d.at, tiles, other, change) for d in unread}
+        for group, row in enumerate(other.rows):
+            found = {source[0][1]: d for d, source in sources.items() if source is not None and source[0][0] == group}
+            if len(found) == len(row):
+                number = max((t.row for t in tiles), default=-1) + 1
+                tiles += [TileObservation(t.tile, t.confidence, t.outline, number) for t in row]
+                filled += found.values()
+        for doubt in unread:
+            source = _source(doubt.at, tiles, other, change) if doubt not in filled else None
+            copied = _copied_into_row(source, tiles, other) if source is not None else None
+            if copied is not None:
+                tiles = copied
+                filled.append(doubt)
         if filled:
             def all_read(doubt) -> bool:
                 return doubt.endswith(NOT_BETWEEN) and all(
@@ -489,18 +498,25 @@ def _read_in_other(before: TableReading, after: TableReading, change: TableChang
     return readings[0], readings[1]
 
 
-def _copied_into_row(at, tiles: list[TileObservation], other: TableReading, change: TableChange
-                     ) -> list[TileObservation] | None:
-    """``tiles`` (one photo's, in reading order) with the tile ``other`` reads at ``at`` (inside its outline, a
-    place that did not change and where ``tiles`` holds none) put into the row of ``tiles`` that holds its
-    neighbours of ``other``'s row (read alike, cut alike, in their places): between two such neighbours that
-    are next to each other, or beyond the end tile of a row of at least two where it is the one neighbour
-    found; ``None`` where there is no such single place."""
+def _source(at, tiles: list[TileObservation], other: TableReading, change: TableChange
+            ) -> tuple[tuple[int, int], TileObservation] | None:
+    """The one tile ``other`` reads whose outline holds ``at``, with its (group, position), where its place
+    did not change (:data:`STILL`) and ``tiles`` (the other photo's) holds none within half a tile height of
+    ``at``; else ``None``."""
     sources = [(place, tile) for place, tile in _places(other) if change.share(tile.outline) < STILL
                and cv2.pointPolygonTest(np.asarray(tile.outline, np.float32), tuple(map(float, at)), False) >= 0]
     if len(sources) != 1 or any(math.dist(t.center, at) < 0.5 * t.height for t in tiles):
         return None
-    (group, position), tile = sources[0]
+    return sources[0]
+
+
+def _copied_into_row(source: tuple[tuple[int, int], TileObservation], tiles: list[TileObservation],
+                     other: TableReading) -> list[TileObservation] | None:
+    """``tiles`` (one photo's, in reading order) with the tile of ``other`` at ``source`` (:func:`_source`)
+    put into the row of ``tiles`` that holds its neighbours of ``other``'s row (read alike, cut alike, in their
+    places): between two such neighbours that are next to each other, or beyond the end tile of a row of at
+    least two where it is the one neighbour found; ``None`` where there is no such single place."""
+    (group, position), tile = source
     row = other.rows[group]
     mates = [next((i for i, t in enumerate(tiles) if t.tile == mate.tile and _one_outline(t, mate)
                    and math.dist(t.center, mate.center) < 0.3 * mate.height), None)

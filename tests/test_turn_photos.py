@@ -595,6 +595,27 @@ def test_a_tile_one_photo_cannot_read_is_the_tile_the_other_reads_in_its_unchang
     assert judge_turn(before, elsewhere, TileRules(), change=change).asked == DOUBTS
 
 
+def test_a_row_one_photo_found_but_could_not_read_at_all_is_the_row_the_other_reads_there() -> None:
+    """As seed 27's turn 64: the photo after the turn found the four tiles of R12 G12 B12 Y12 but read none,
+    where the photo before it read them and nothing changed; B4 B5 B6 was laid below, and the photo before
+    shows a patch of face colour far away. The same pixels are the same row, and the turn is legal. Where
+    the row's place changed (a shadow across it), the doubts stay."""
+    group, laid = "R12 G12 B12 Y12", "B4 B5 B6"
+    before = _reading([group], [patch(600, 20)])
+    unread = tuple(Doubt(f"the tile at ({15 + 30 * c}, 26) {reader_module.UNREADABLE}", (15.0 + 30 * c, 26.0))
+                   for c in range(4))
+    after = TableReading(_reading(["", laid]).tiles, unread)
+    changed = np.zeros((80, 130), bool)
+    changed[50:70, 0:45] = True               # the photos at half size: B4 B5 B6 laid at x 0..90, y 100..140
+    change = TableChange(changed, 2.0)
+    _, second = by_change(before, after, change, TileRules())
+    assert second.groups == [["B4", "B5", "B6"]] and second.doubts == ()
+    assert judge_turn(before, after, TileRules(), change=change).verdict == "legal"
+    shadow = changed.copy()
+    shadow[8:12, 0:60] = True
+    assert judge_turn(before, after, TileRules(), change=TableChange(shadow, 2.0)).asked == DOUBTS
+
+
 def test_a_tile_read_alike_in_both_photos_but_doubted_as_misread_is_one_tile_that_kept_the_table_before_valid() -> None:
     """As seed 25's turn 125: O5 of the run O2-O8 read surely as R5 in both photos, in one unchanged place,
     and doubted as misread there (its row is a run but for that tile's colour); O9 laid at the run's end.
