@@ -34,6 +34,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--scenes", type=int, default=1000, help="training scenes to render (default 1000)")
     parser.add_argument("--detector-steps", type=int, default=2500, help="detector training steps of 16 crops (default 2500)")
     parser.add_argument("--classifier-steps", type=int, default=5000, help="classifier training steps of 128 patches (default 5000)")
+    parser.add_argument("--label-smoothing", type=float, metavar="S",
+                        help="the classifier's label smoothing (default 0.05, vision.train.fit.LABEL_SMOOTHING, as the "
+                             "shipped models were trained; trained to the end, a classifier reads a patch it knows at "
+                             "about 1 - S, and the referee takes an untaught deck's readings from 0.98)")
     parser.add_argument("--eval-scenes", type=int, default=30, help="validation scenes per design group (default 30)")
     parser.add_argument("--overlap", type=float, nargs=2, metavar=("LOW", "HIGH"), default=DEFAULT_OVERLAP,
                         help="draw each training table scene's overlap uniformly from LOW..HIGH (0 = cards apart, "
@@ -88,6 +92,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         parser.error(f"--procedural must lie within 0..1, got {args.procedural}")
     if not (0.0 <= args.layouts and 0.0 <= args.grazing and args.layouts + args.grazing <= 1.0):
         parser.error(f"--layouts and --grazing must be shares adding up to at most 1, got {args.layouts} and {args.grazing}")
+    if args.label_smoothing is not None and not 0.0 <= args.label_smoothing < 1.0:
+        parser.error(f"--label-smoothing must lie within 0..1 (below 1), got {args.label_smoothing}")
     return args
 
 
@@ -157,7 +163,7 @@ def main(argv: list[str] | None = None) -> int:
     from vision.labels import NONE_CLASS
     from vision.recognizer import CLASSIFIER_FILE, DETECTOR_FILE, IndexDetector, Recognizer
     from vision.train.data import detector_negatives, render_scenes
-    from vision.train.fit import (export_classifier, export_detector, require_device, timed_progress,
+    from vision.train.fit import (LABEL_SMOOTHING, export_classifier, export_detector, require_device, timed_progress,
                                   train_classifier, train_detector)
     from vision.train.synth_eval import evaluate
     from vision.synth.decks import HELDOUT_DESIGNS, TRAIN_DESIGNS, load_deck
@@ -216,9 +222,11 @@ def main(argv: list[str] | None = None) -> int:
     patches, classes = np.concatenate(patch_chunks), np.concatenate(class_chunks)
     del patch_chunks, class_chunks
     progress(f"{len(patches)} classifier patches ({np.bincount(classes)[-1]} not an index)")
+    smoothing = LABEL_SMOOTHING if args.label_smoothing is None else args.label_smoothing
     if args.classifier_steps:
         classifier = train_classifier(patches, classes, args.classifier_steps, 128, args.seed, progress,
-                                      init=init[CLASSIFIER_FILE], far_camera=args.far_camera, device=args.device)
+                                      init=init[CLASSIFIER_FILE], far_camera=args.far_camera, device=args.device,
+                                      label_smoothing=smoothing)
         export_classifier(classifier, args.out / CLASSIFIER_FILE)
     else:
         keep(init[CLASSIFIER_FILE], args.out / CLASSIFIER_FILE)
@@ -232,7 +240,8 @@ def main(argv: list[str] | None = None) -> int:
                      "table_overlap": args.overlap, "printed_matter": args.printed_matter,
                      "procedural": args.procedural, "layouts": args.layouts, "grazing": args.grazing,
                      "hard_negatives": args.hard_negatives, "hard_negative_patches": sum(mined),
-                     "far_camera": args.far_camera, "render_workers": args.workers, "device": args.device,
+                     "far_camera": args.far_camera, "label_smoothing": smoothing,
+                     "render_workers": args.workers, "device": args.device,
                      "train_designs": list(TRAIN_DESIGNS), "heldout_designs": list(HELDOUT_DESIGNS)}
     for group, designs, seed in (("train_designs", TRAIN_DESIGNS, args.seed + 1000),
                                  ("heldout_designs", HELDOUT_DESIGNS, args.seed + 2000)):

@@ -139,17 +139,23 @@ def far_camera_view(images: torch.Tensor, generator: torch.Generator) -> torch.T
                          mode="bilinear", align_corners=False)
 
 
+LABEL_SMOOTHING = 0.05
+"""The label smoothing every shipped classifier was trained with."""
+
+
 def train_classifier(patches: np.ndarray, classes: np.ndarray, steps: int, batch: int, seed: int,
                      progress: Progress, num_classes: int = NUM_CLASSES,
                      widths: tuple[int, int, int, int] | None = None, init: Path | None = None,
-                     device: str = "cpu", far_camera: bool = False) -> IndexClassifier:
+                     device: str = "cpu", far_camera: bool = False,
+                     label_smoothing: float = LABEL_SMOOTHING) -> IndexClassifier:
     """Train the classifier from scratch, or fine-tune the exported one at ``init``.
 
     ``device`` ("cpu", "cuda") only moves the arithmetic: batches and augmentation are drawn on
     the CPU from the same seeded generators, and the model comes back on the CPU, ready to export.
     ``far_camera``: one batch in six (none of the blurred ones) is shrunk to 0.4-0.7 of its side
     and cut up again, the 9-15 px indices of a camera far above the table (real photos hold 10 px
-    indices, rendered tables seldom do).
+    indices, rendered tables seldom do). ``label_smoothing``: the share of each target spread over
+    all classes (a classifier trained to the end reads a patch it knows at about 1 minus it).
     """
     rng = np.random.default_rng(seed)
     generator = torch.Generator().manual_seed(seed)
@@ -170,7 +176,7 @@ def train_classifier(patches: np.ndarray, classes: np.ndarray, steps: int, batch
         noise = torch.randn(images.shape, generator=generator).to(device)
         images = (images + noise * 0.03).clamp(0, 1)
         logits, _ = model(images)
-        return F.cross_entropy(logits, torch.from_numpy(classes[chosen]).to(device), label_smoothing=0.05)
+        return F.cross_entropy(logits, torch.from_numpy(classes[chosen]).to(device), label_smoothing=label_smoothing)
 
     _optimise(model, "classifier", steps, 3e-3, 5e-4, batch_loss, progress, every=100, fine_tune=init is not None)
     return model.cpu()
