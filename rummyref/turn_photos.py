@@ -501,8 +501,8 @@ def _read_in_other(before: TableReading, after: TableReading, change: TableChang
 def _source(at, tiles: list[TileObservation], other: TableReading, change: TableChange
             ) -> tuple[tuple[int, int], TileObservation] | None:
     """The one tile ``other`` reads whose outline holds ``at``, with its (group, position), where its place
-    did not change (:data:`STILL`) and ``tiles`` (the other photo's) holds none within half a tile height of
-    ``at``; else ``None``."""
+    did not change (:data:`STILL`) and ``tiles`` (the photo that could not read it) holds none within half a
+    tile height of ``at``; else ``None``."""
     sources = [(place, tile) for place, tile in _places(other) if change.share(tile.outline) < STILL
                and cv2.pointPolygonTest(np.asarray(tile.outline, np.float32), tuple(map(float, at)), False) >= 0]
     if len(sources) != 1 or any(math.dist(t.center, at) < 0.5 * t.height for t in tiles):
