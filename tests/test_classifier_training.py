@@ -5,8 +5,6 @@ import pytest
 
 from vision.train.__main__ import parse_args
 
-torch = pytest.importorskip("torch", reason="training needs the [train] extra (torch)")
-
 
 def test_label_smoothing_is_an_option_of_the_training_command(capsys):
     assert parse_args([]).label_smoothing is None          # the fit's default, as the shipped models were trained
@@ -19,6 +17,7 @@ def test_label_smoothing_is_an_option_of_the_training_command(capsys):
 def test_label_smoothing_caps_how_sure_the_classifier_learns_to_be():
     """Two kinds of patch told apart at once; trained to the end, a classifier reads them at about
     1 - smoothing (plus its share of the spread), the most smoothing allows."""
+    torch = pytest.importorskip("torch", reason="training needs the [train] extra (torch)")
     from vision.patches import PATCH_SIZE
     from vision.train.fit import train_classifier
 
