@@ -86,6 +86,20 @@ def test_members_of_a_joined_file_read_alone_give_what_each_gives_on_its_own(pat
         np.testing.assert_array_equal(got, _run(network, patches[2:4])[0])
 
 
+def test_members_taken_out_of_a_joined_file_join_anew_in_any_order_and_with_a_new_network(patches):
+    """A fourth network joined to the shipped three, or the three re-ordered, as models/TILES.md does:
+    each member taken out is named as a single network again (its batch ``n``, not the file's ``n1``)."""
+    shipped = onnx.load(str(MODELS / CLASSIFIER_FILE))
+    members = [member(shipped, k) for k in (1, 0, 2)]
+    assert {m.graph.input[0].type.tensor_type.shape.dim[0].dim_param for m in members} == {"n"}
+    joined = _networks(join(members + [_scaled(members[0], 0.9)]))
+    assert joined.count == 4
+    (first,), _ = joined.read(patches, range(1))
+    np.testing.assert_array_equal(first, _run(members[0], patches)[0])
+    (fourth,), _ = joined.read(patches, range(3, 4))
+    np.testing.assert_array_equal(fourth, _run(_scaled(members[0], 0.9), patches)[0])
+
+
 def test_the_mean_logits_stay_an_affine_function_of_the_joined_embedding(patches):
     """What learn-tiles relies on: the last layer over all members is recovered from the outputs."""
     first = _single_network()

@@ -34,6 +34,9 @@ import numpy as np
 
 INPUT = "patch"
 OUTPUTS = ("logits", "embedding")
+BATCH = "n"
+"""The name of a single network's batch dimension, as ``vision.train.fit`` exports it; a joined file
+names member k's ``n{k}``."""
 
 
 class EnsembleError(ValueError):
@@ -153,6 +156,10 @@ def member(model, k: int):
     given = type(source)()
     given.CopyFrom(source)
     given.name = INPUT
+    # Named as a single network's again, so that members taken out of joined files join anew.
+    for value in [given, *outputs]:
+        if value.type.tensor_type.shape.dim[0].dim_param:
+            value.type.tensor_type.shape.dim[0].dim_param = BATCH
     graph = helper.make_graph(nodes, f"member {k}", [given], outputs, initializers)
     return helper.make_model(graph, opset_imports=list(model.opset_import), ir_version=model.ir_version)
 
