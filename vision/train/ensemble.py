@@ -35,8 +35,8 @@ import numpy as np
 INPUT = "patch"
 OUTPUTS = ("logits", "embedding")
 BATCH = "n"
-"""The name of a single network's batch dimension, as ``vision.train.fit`` exports it; a joined file
-names member k's ``n{k}``."""
+"""The name of a single network's batch dimension (``vision.train.fit`` exports classifiers with it); a
+joined file names member k's ``n{k}``."""
 
 
 class EnsembleError(ValueError):

@@ -14,6 +14,7 @@ from torch.nn import functional as F
 from vision.labels import NUM_CLASSES
 from vision.patches import PATCH_SIZE
 from vision.train.data import DetectorScene, detector_batch
+from vision.train.ensemble import BATCH
 from vision.train.nets import IndexClassifier, IndexDetector
 from vision.train.expose import expose_file
 from vision.train.warmstart import freeze_norm_statistics, load_onnx_weights
@@ -193,7 +194,7 @@ def export_classifier(model: IndexClassifier, path: Path, height: int = PATCH_SI
     """Export to ONNX; ``expose`` adds the outputs deck learning refits from (:mod:`vision.train.expose`)."""
     torch.onnx.export(model, torch.zeros(1, 3, height, width), str(path), input_names=["patch"],
                       output_names=["logits", "embedding"],
-                      dynamic_axes={"patch": {0: "n"}, "logits": {0: "n"}, "embedding": {0: "n"}},
+                      dynamic_axes={"patch": {0: BATCH}, "logits": {0: BATCH}, "embedding": {0: BATCH}},
                       opset_version=17, external_data=False, dynamo=False)
     if expose:
         expose_file(path)
